@@ -1,0 +1,131 @@
+/**
+ * The error catalogue: every error a client can see is declared here once, with its HTTP status,
+ * a message and the extra fields it carries. Routes throw `ApiError`s built by these factories;
+ * the HTTP layer turns them into `{ error, message, requestId, ...extra }`.
+ * The README's error table mirrors this file.
+ */
+
+export const ErrorCode = {
+  INVALID_REQUEST: 'INVALID_REQUEST',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  KEY_EXPIRED: 'KEY_EXPIRED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  METHOD_NOT_ALLOWED: 'METHOD_NOT_ALLOWED',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
+  ACCOUNT_NOT_FOUND: 'ACCOUNT_NOT_FOUND',
+  KEY_NOT_FOUND: 'KEY_NOT_FOUND',
+  AGENT_NOT_FOUND: 'AGENT_NOT_FOUND',
+  AGENT_ALREADY_EXISTS: 'AGENT_ALREADY_EXISTS',
+  AGENT_UNREACHABLE: 'AGENT_UNREACHABLE',
+  URL_NOT_ALLOWED: 'URL_NOT_ALLOWED',
+  NO_AGENTS_AVAILABLE: 'NO_AGENTS_AVAILABLE',
+  EXECUTION_NOT_FOUND: 'EXECUTION_NOT_FOUND',
+  EXECUTION_NOT_CANCELLABLE: 'EXECUTION_NOT_CANCELLABLE',
+  IDEMPOTENCY_IN_PROGRESS: 'IDEMPOTENCY_IN_PROGRESS',
+  IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
+  WORKFLOW_NOT_FOUND: 'WORKFLOW_NOT_FOUND',
+  APPROVAL_NOT_FOUND: 'APPROVAL_NOT_FOUND',
+  APPROVAL_ALREADY_DECIDED: 'APPROVAL_ALREADY_DECIDED',
+  RATE_LIMIT_EXCEEDED: 'RATE_LIMIT_EXCEEDED',
+  QUEUE_FULL: 'QUEUE_FULL',
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+  INTERNAL_ERROR: 'INTERNAL_ERROR',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export type ErrorExtra = Readonly<Record<string, unknown>>;
+
+/** An error meant for the client. `headers` are added to the response (e.g. Retry-After). */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly extra: ErrorExtra;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(
+    status: number,
+    code: ErrorCode,
+    message: string,
+    extra: ErrorExtra = {},
+    headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.extra = extra;
+    this.headers = headers;
+  }
+}
+
+export const invalidRequest = (field: string, message: string): ApiError =>
+  new ApiError(400, ErrorCode.INVALID_REQUEST, message, { field });
+
+export const unauthorized = (details: string): ApiError =>
+  new ApiError(401, ErrorCode.UNAUTHORIZED, 'Authentication required', { details });
+
+export const keyExpired = (expiredAt: string): ApiError =>
+  new ApiError(401, ErrorCode.KEY_EXPIRED, 'API key has expired', {
+    expiredAt,
+    details: `The key expired at ${expiredAt}; create a new key`,
+  });
+
+export const forbidden = (requiredPermission: string, details?: string): ApiError =>
+  new ApiError(403, ErrorCode.FORBIDDEN, 'Insufficient permissions', {
+    requiredPermission,
+    details: details ?? `This key lacks the '${requiredPermission}' permission`,
+  });
+
+export const ipNotAllowed = (ip: string): ApiError =>
+  new ApiError(403, ErrorCode.FORBIDDEN, 'Request address not allowed for this key', {
+    requiredPermission: 'ip-allowlist',
+    details: `Address ${ip} is not in this key's ipWhitelist`,
+  });
+
+export const routeNotFound = (method: string, path: string): ApiError =>
+  new ApiError(404, ErrorCode.NOT_FOUND, `No route for ${method} ${path}`);
+
+export const methodNotAllowed = (method: string, allowed: readonly string[]): ApiError =>
+  new ApiError(
+    405,
+    ErrorCode.METHOD_NOT_ALLOWED,
+    `Method ${method} is not allowed here`,
+    { allowed },
+    { Allow: allowed.join(', ') },
+  );
+
+export const payloadTooLarge = (limitBytes: number): ApiError =>
+  new ApiError(413, ErrorCode.PAYLOAD_TOO_LARGE, `Request body exceeds ${limitBytes} bytes`, {
+    limitBytes,
+  });
+
+export const unsupportedMediaType = (got: string): ApiError =>
+  new ApiError(
+    415,
+    ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+    `Content-Type must be application/json (got '${got || 'none'}')`,
+  );
+
+export const requestTimeout = (): ApiError =>
+  new ApiError(408, ErrorCode.REQUEST_TIMEOUT, 'Request body was not received in time');
+
+export const accountNotFound = (id: string): ApiError =>
+  new ApiError(404, ErrorCode.ACCOUNT_NOT_FOUND, `Account '${id}' not found`, { field: 'accountId' });
+
+export const keyNotFound = (id: string): ApiError =>
+  new ApiError(404, ErrorCode.KEY_NOT_FOUND, `API key '${id}' not found`);
+
+export const serviceUnavailable = (what: string, retryAfterSeconds = 1): ApiError =>
+  new ApiError(
+    503,
+    ErrorCode.SERVICE_UNAVAILABLE,
+    `${what} is temporarily unavailable; retry shortly`,
+    { retryAfter: retryAfterSeconds },
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+
+export const internalError = (): ApiError =>
+  new ApiError(500, ErrorCode.INTERNAL_ERROR, 'Internal error; the request id identifies it in our logs');
