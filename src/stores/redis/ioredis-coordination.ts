@@ -1,0 +1,198 @@
+/**
+ * Coordination on Redis through ioredis. Three kinds of connection, because a connection in
+ * subscriber mode cannot run commands and a blocking BLPOP would stall every command queued
+ * behind it: one for commands (auto-pipelined), one for subscriptions, and a small pool for
+ * blocking reads (one per broadcast waiting at that moment).
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Redis, type RedisOptions } from 'ioredis';
+import type { Coordination } from '../ports.js';
+import { stderrLogger, type StoreLogger } from '../log.js';
+import { decodeEnvelope, encodeEnvelope, NONCE_LENGTH } from './envelope.js';
+import { runHandlers, type Handler } from './handlers.js';
+import { keys } from './keys.js';
+import { defineScripts } from './scripts.js';
+
+export interface IoredisCoordinationOptions {
+  readonly url: string;
+  readonly prefix: string;
+  readonly log?: StoreLogger;
+}
+
+const MAX_BACKOFF_MS = 2_000;
+// An ack list outlives its broadcast only if the publisher died; expiry cleans it up.
+const ACK_TTL_MS = 60_000;
+// Idle blocking connections kept for the next broadcast; more are opened on demand.
+const MAX_IDLE_BLOCKING = 2;
+// The server-side BLPOP timeout normally ends a wait; this local guard only fires when Redis
+// stops answering, so it is a little later than the server's.
+const BLOCKING_GUARD_MS = 250;
+
+/** Reconnects forever with capped exponential backoff. */
+function retryStrategy(times: number): number {
+  return Math.min(50 * 2 ** Math.min(times, 10), MAX_BACKOFF_MS);
+}
+
+interface ChannelState {
+  readonly handlers: Set<{ readonly handler: Handler }>;
+  /** Resolves once the SUBSCRIBE for this channel is confirmed. */
+  ready: Promise<unknown>;
+}
+
+export function ioredisCoordination(options: IoredisCoordinationOptions): Coordination {
+  const log = options.log ?? stderrLogger;
+  const k = keys(options.prefix);
+  const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const base: RedisOptions = { retryStrategy, lazyConnect: false };
+
+  // Commands fail after a couple of reconnect attempts rather than hanging a request, which
+  // then answers 503; the connection itself keeps reconnecting.
+  const commands = defineScripts(
+    watch(new Redis(options.url, { ...base, enableAutoPipelining: true, maxRetriesPerRequest: 2 }), 'commands'),
+  );
+  // Subscriptions are restored by ioredis after a reconnect (autoResubscribe).
+  const subscriber = watch(new Redis(options.url, { ...base, maxRetriesPerRequest: null }), 'subscriber');
+  const idleBlocking: Redis[] = [];
+  const openBlocking = new Set<Redis>();
+  const channels = new Map<string, ChannelState>();
+  let closed = false;
+
+  function watch(redis: Redis, role: string): Redis {
+    let healthy = true;
+    // Logged once per outage, not once per reconnect attempt.
+    redis.on('error', (err: unknown) => {
+      if (!healthy) return;
+      healthy = false;
+      log.error({ err, role }, 'redis connection failed; reconnecting');
+    });
+    redis.on('ready', () => {
+      if (healthy) return;
+      healthy = true;
+      log.warn({ role }, 'redis connection restored');
+    });
+    return redis;
+  }
+
+  subscriber.on('message', (channel: string, raw: string) => {
+    const envelope = decodeEnvelope(raw);
+    const state = channels.get(channel);
+    const done = state === undefined ? Promise.resolve() : runHandlers(state.handlers, envelope.message, channel, log);
+    if (envelope.nonce === null) return;
+    const ackKey = k.ack(envelope.nonce);
+    done
+      .then(() => commands.batonAck(ackKey, workerId, ACK_TTL_MS))
+      .catch((err: unknown) => log.error({ err, channel }, 'broadcast acknowledgement failed'));
+  });
+
+  function acquireBlocking(): Redis {
+    const conn = idleBlocking.pop() ?? watch(new Redis(options.url, { ...base, maxRetriesPerRequest: 1 }), 'blocking');
+    openBlocking.add(conn);
+    return conn;
+  }
+
+  function releaseBlocking(conn: Redis, reusable: boolean): void {
+    if (reusable && !closed && idleBlocking.length < MAX_IDLE_BLOCKING) {
+      idleBlocking.push(conn);
+      return;
+    }
+    openBlocking.delete(conn);
+    conn.disconnect();
+  }
+
+  /** Pops acknowledgements until `expected` arrived or the deadline passed; returns the count. */
+  async function awaitAcks(ackKey: string, expected: number, deadline: number): Promise<number> {
+    const conn = acquireBlocking();
+    let received = 0;
+    let reusable = true;
+    try {
+      while (received < expected) {
+        const remainingMs = deadline - Date.now();
+        if (remainingMs <= 0) break;
+        // BLPOP takes seconds (fractions allowed); 0 would mean "forever".
+        const seconds = Math.max(remainingMs, 10) / 1000;
+        const popped = await withGuard(conn.blpop(ackKey, seconds), remainingMs + BLOCKING_GUARD_MS);
+        if (popped === 'guard') {
+          reusable = false; // still blocked server-side: unusable for the next wait
+          break;
+        }
+        if (popped === null) break;
+        received++;
+      }
+    } catch (err) {
+      reusable = false;
+      log.error({ err }, 'waiting for broadcast acknowledgements failed');
+    } finally {
+      releaseBlocking(conn, reusable);
+    }
+    return received;
+  }
+
+  return {
+    async publish(channel: string, message: string): Promise<number> {
+      return commands.publish(k.channel(channel), encodeEnvelope(null, message));
+    },
+
+    async subscribe(channel: string, handler: Handler): Promise<() => Promise<void>> {
+      const name = k.channel(channel);
+      let state = channels.get(name);
+      if (state === undefined) {
+        const created: ChannelState = { handlers: new Set(), ready: Promise.resolve() };
+        created.ready = subscriber.subscribe(name);
+        channels.set(name, created);
+        state = created;
+      }
+      const entry = { handler };
+      const own = state;
+      own.handlers.add(entry);
+      try {
+        await own.ready;
+      } catch (err) {
+        own.handlers.delete(entry);
+        if (own.handlers.size === 0 && channels.get(name) === own) channels.delete(name);
+        throw err;
+      }
+      return async () => {
+        if (!own.handlers.delete(entry)) return;
+        if (own.handlers.size > 0 || channels.get(name) !== own) return;
+        channels.delete(name);
+        if (!closed) await subscriber.unsubscribe(name);
+      };
+    },
+
+    async broadcastAndAwait(channel: string, message: string, timeoutMs: number) {
+      const deadline = Date.now() + timeoutMs;
+      const nonce = randomBytes(NONCE_LENGTH / 2).toString('hex');
+      const ackKey = k.ack(nonce);
+      const delivered = await commands.publish(k.channel(channel), encodeEnvelope(nonce, message));
+      if (delivered === 0) return { delivered, acknowledged: 0 };
+      const acknowledged = await awaitAcks(ackKey, delivered, deadline);
+      // Late acknowledgements recreate the key with a TTL, so this delete is only tidiness.
+      commands.del(ackKey).catch((err: unknown) => log.warn({ err }, 'deleting an ack list failed'));
+      return { delivered, acknowledged };
+    },
+
+    async ping(): Promise<void> {
+      await commands.ping();
+    },
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      channels.clear();
+      for (const conn of openBlocking) conn.disconnect();
+      openBlocking.clear();
+      idleBlocking.length = 0;
+      await Promise.allSettled([subscriber.quit(), commands.quit()]);
+    },
+  };
+}
+
+/** Resolves to the promise's value, or to 'guard' if it has not settled within `ms`. */
+function withGuard<T>(promise: Promise<T>, ms: number): Promise<T | 'guard'> {
+  let timer: NodeJS.Timeout | undefined;
+  const guard = new Promise<'guard'>((resolve) => {
+    timer = setTimeout(() => resolve('guard'), ms);
+  });
+  return Promise.race([promise, guard]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,118 @@
+/**
+ * In-process Coordination for embedded mode, observably the same as the Redis adapter: delivery
+ * is asynchronous, `publish` counts receiving adapters (workers) rather than handlers, and a
+ * broadcast waits for each receiving adapter's handlers to finish. Adapters sharing one bus
+ * behave like workers sharing one Redis, which is how tests model several workers.
+ */
+import type { Coordination } from '../ports.js';
+import { stderrLogger, type StoreLogger } from '../log.js';
+import { runHandlers, type Handler } from './handlers.js';
+
+/** One adapter's presence on a channel of the bus. */
+interface Member {
+  deliver(message: string): Promise<unknown>;
+}
+
+export interface MemoryBus {
+  readonly channels: Map<string, Set<Member>>;
+}
+
+export function createMemoryBus(): MemoryBus {
+  return { channels: new Map() };
+}
+
+export interface MemoryCoordinationOptions {
+  /** Shared with other adapters to model several workers; a fresh bus by default. */
+  readonly bus?: MemoryBus;
+  readonly log?: StoreLogger;
+}
+
+export function memoryCoordination(options: MemoryCoordinationOptions = {}): Coordination {
+  const bus = options.bus ?? createMemoryBus();
+  const log = options.log ?? stderrLogger;
+  // This adapter's handlers per channel, and its member object on the bus for that channel.
+  const own = new Map<string, { readonly handlers: Set<{ readonly handler: Handler }>; readonly member: Member }>();
+  let closed = false;
+
+  function assertOpen(): void {
+    if (closed) throw new Error('coordination adapter is closed');
+  }
+
+  function receivers(channel: string): Member[] {
+    return [...(bus.channels.get(channel) ?? [])];
+  }
+
+  function leave(channel: string, member: Member): void {
+    const members = bus.channels.get(channel);
+    if (members === undefined) return;
+    members.delete(member);
+    if (members.size === 0) bus.channels.delete(channel);
+  }
+
+  return {
+    async publish(channel: string, message: string): Promise<number> {
+      assertOpen();
+      const members = receivers(channel);
+      // Like a message arriving from Redis: handlers run after publish has returned.
+      for (const member of members) setImmediate(() => void member.deliver(message));
+      return members.length;
+    },
+
+    async subscribe(channel: string, handler: Handler): Promise<() => Promise<void>> {
+      assertOpen();
+      let state = own.get(channel);
+      if (state === undefined) {
+        const handlers = new Set<{ readonly handler: Handler }>();
+        const member: Member = { deliver: (message) => runHandlers(handlers, message, channel, log) };
+        state = { handlers, member };
+        own.set(channel, state);
+        let members = bus.channels.get(channel);
+        if (members === undefined) bus.channels.set(channel, (members = new Set()));
+        members.add(member);
+      }
+      const entry = { handler };
+      const current = state;
+      current.handlers.add(entry);
+      return async () => {
+        if (!current.handlers.delete(entry) || current.handlers.size > 0) return;
+        if (own.get(channel) !== current) return;
+        own.delete(channel);
+        leave(channel, current.member);
+      };
+    },
+
+    async broadcastAndAwait(channel: string, message: string, timeoutMs: number) {
+      assertOpen();
+      const members = receivers(channel);
+      const delivered = members.length;
+      if (delivered === 0) return { delivered, acknowledged: 0 };
+      let acknowledged = 0;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.max(0, timeoutMs));
+        for (const member of members) {
+          setImmediate(() => {
+            void member.deliver(message).then(() => {
+              acknowledged++;
+              if (acknowledged === delivered) {
+                clearTimeout(timer);
+                resolve();
+              }
+            });
+          });
+        }
+      });
+      return { delivered, acknowledged };
+    },
+
+    async ping(): Promise<void> {
+      assertOpen();
+    },
+
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      for (const [channel, state] of own) leave(channel, state.member);
+      own.clear();
+    },
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * Lua scripts from `lua/<name>-<numKeys>.lua`, read once and registered with ioredis'
+ * defineCommand (EVALSHA, falling back to EVAL when the server has not cached the script).
+ */
+import { readFileSync } from 'node:fs';
+import type { Redis } from 'ioredis';
+import { asset } from '../../paths.js';
+
+const SCRIPT_NAMES = ['ack-1'] as const;
+type ScriptFile = (typeof SCRIPT_NAMES)[number];
+
+export interface ScriptCommands {
+  /** See lua/ack-1.lua. */
+  batonAck(ackKey: string, workerId: string, ttlMs: number): Promise<number>;
+}
+
+export type RedisWithScripts = Redis & ScriptCommands;
+
+const COMMAND_NAMES: Record<ScriptFile, keyof ScriptCommands> = { 'ack-1': 'batonAck' };
+
+let sources: Map<ScriptFile, string> | null = null;
+
+function loadSources(): Map<ScriptFile, string> {
+  if (sources === null) {
+    sources = new Map(
+      SCRIPT_NAMES.map((name) => [name, readFileSync(asset('src/stores/redis/lua', `${name}.lua`), 'utf8')]),
+    );
+  }
+  return sources;
+}
+
+/** Registers every script on a connection; the key count comes from the file name. */
+export function defineScripts(redis: Redis): RedisWithScripts {
+  for (const [file, lua] of loadSources()) {
+    const numberOfKeys = Number(file.slice(file.lastIndexOf('-') + 1));
+    redis.defineCommand(COMMAND_NAMES[file], { numberOfKeys, lua });
+  }
+  return redis as RedisWithScripts;
+}
