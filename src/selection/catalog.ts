@@ -1,0 +1,151 @@
+/**
+ * The catalog index: everything selection needs that depends only on the agents, computed once
+ * when the catalog changes so that scoring a query touches only postings of its own terms.
+ */
+import { Language, isStopWord, stem, tokenize } from './text.js';
+import type { CatalogAgent } from './types.js';
+
+export const Field = { NAME: 0, CAPABILITIES: 1, VERTICAL: 2, DESCRIPTION: 3 } as const;
+export type Field = (typeof Field)[keyof typeof Field];
+export const FIELD_NAMES = ['name', 'capabilities', 'vertical', 'description'] as const;
+
+/** BM25F parameters; see the formula in score.ts. */
+export const FIELD_WEIGHT: readonly number[] = [2.5, 2.0, 1.5, 1.0];
+const FIELD_B: readonly number[] = [0.3, 0.3, 0, 0.6];
+export const K1 = 1.2;
+
+export interface Posting {
+  readonly agent: number;
+  /** Saturated, field-weighted term frequency (BM25F), 0 < weight < K1 + 1. */
+  readonly weight: number;
+  /** Bit i set when the term occurs in field i. */
+  readonly fields: number;
+}
+
+export interface IndexedAgent {
+  readonly agent: CatalogAgent;
+  readonly vertical: string;
+  readonly capabilities: ReadonlySet<string>;
+}
+
+export interface CatalogIndex {
+  readonly agents: readonly IndexedAgent[];
+  readonly postings: ReadonlyMap<string, readonly Posting[]>;
+  /** IDF of each stem divided by the IDF of a stem held by a single agent: 0..1. */
+  readonly idf: ReadonlyMap<string, number>;
+  /** Folded catalog words → their stem; the targets of typo and cognate matching. */
+  readonly words: ReadonlyMap<string, string>;
+  /** Trigram → catalog words containing it. */
+  readonly trigrams: ReadonlyMap<string, readonly string[]>;
+  readonly byId: ReadonlyMap<string, number>;
+  /** Per-index memo of fuzzy expansions of unseen words; deterministic, so safe to share. */
+  readonly expansionCache: Map<string, readonly Expansion[]>;
+}
+
+export interface Expansion {
+  readonly stem: string;
+  /** How much a fuzzy match counts compared with an exact one, 0..1. */
+  readonly quality: number;
+  /** The catalog word it was matched to, for reasons. */
+  readonly word: string;
+}
+
+export function trigramsOf(word: string): string[] {
+  const padded = `^${word}$`;
+  const grams: string[] = [];
+  for (let i = 0; i + 3 <= padded.length; i += 1) grams.push(padded.slice(i, i + 3));
+  return grams;
+}
+
+function fieldTexts(agent: CatalogAgent): readonly string[] {
+  return [
+    agent.name,
+    agent.capabilities.join(' '),
+    agent.vertical,
+    agent.description,
+  ];
+}
+
+/** Builds the index; call again whenever agents are added, changed or removed. */
+export function buildCatalogIndex(agents: readonly CatalogAgent[]): CatalogIndex {
+  const n = agents.length;
+  const perAgent: Map<string, number[]>[] = [];
+  const fieldLengths: number[][] = [];
+  const words = new Map<string, string>();
+
+  for (const agent of agents) {
+    const tf = new Map<string, number[]>();
+    const lengths: number[] = [];
+    fieldTexts(agent).forEach((text, field) => {
+      let length = 0;
+      for (const token of tokenize(text)) {
+        if (isStopWord(token.folded, Language.EN)) continue;
+        const s = stem(token.folded, Language.EN);
+        if (!words.has(token.folded)) words.set(token.folded, s);
+        length += 1;
+        let counts = tf.get(s);
+        if (counts === undefined) {
+          counts = [0, 0, 0, 0];
+          tf.set(s, counts);
+        }
+        counts[field] = (counts[field] ?? 0) + 1;
+      }
+      lengths.push(length);
+    });
+    perAgent.push(tf);
+    fieldLengths.push(lengths);
+  }
+
+  const avgLength = [0, 1, 2, 3].map((f) => {
+    const total = fieldLengths.reduce((sum, lengths) => sum + (lengths[f] ?? 0), 0);
+    return n === 0 ? 1 : Math.max(1, total / n);
+  });
+
+  const postings = new Map<string, Posting[]>();
+  perAgent.forEach((tf, agentIndex) => {
+    const lengths = fieldLengths[agentIndex] ?? [];
+    for (const [s, counts] of tf) {
+      let weighted = 0;
+      let fields = 0;
+      counts.forEach((count, f) => {
+        if (count === 0) return;
+        fields |= 1 << f;
+        const b = FIELD_B[f] ?? 0;
+        const norm = 1 - b + (b * (lengths[f] ?? 0)) / (avgLength[f] ?? 1);
+        weighted += ((FIELD_WEIGHT[f] ?? 1) * count) / norm;
+      });
+      const weight = (weighted * (K1 + 1)) / (K1 + weighted);
+      let list = postings.get(s);
+      if (list === undefined) {
+        list = [];
+        postings.set(s, list);
+      }
+      list.push({ agent: agentIndex, weight, fields });
+    }
+  });
+
+  const idf = new Map<string, number>();
+  const idfOf = (df: number): number => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  const idfMax = idfOf(1);
+  for (const [s, list] of postings) idf.set(s, idfMax > 0 ? idfOf(list.length) / idfMax : 0);
+
+  const trigrams = new Map<string, string[]>();
+  for (const word of words.keys()) {
+    for (const gram of new Set(trigramsOf(word))) {
+      let list = trigrams.get(gram);
+      if (list === undefined) {
+        list = [];
+        trigrams.set(gram, list);
+      }
+      list.push(word);
+    }
+  }
+
+  const indexed = agents.map((agent) => ({
+    agent,
+    vertical: agent.vertical.toLowerCase(),
+    capabilities: new Set(agent.capabilities.map((c) => c.toLowerCase())),
+  }));
+  const byId = new Map(agents.map((agent, i) => [agent.id, i] as const));
+  return { agents: indexed, postings, idf, words, trigrams, byId, expansionCache: new Map() };
+}

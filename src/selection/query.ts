@@ -1,0 +1,89 @@
+/**
+ * Turns a request's query and context into weighted term groups for scoring. Each group is one
+ * word of the request with the catalog stems it may stand for (itself, a typo correction, a
+ * derivation, a translation); an agent is credited with the best alternative of each group only,
+ * so a word never counts twice.
+ */
+import { expandWord } from './fuzzy.js';
+import type { CatalogIndex } from './catalog.js';
+import { translations } from './lexicon.js';
+import { Language, contextText, detectLanguage, isStopWord, stem, tokenize } from './text.js';
+import type { Token } from './text.js';
+
+/** A word of the context counts this much of a word of the query: context is evidence, not the ask. */
+export const CONTEXT_WEIGHT = 0.4;
+
+export interface TermAlternative {
+  readonly stem: string;
+  readonly quality: number;
+  /** Human-readable form for reasons: "grammer≈grammar", "vol→flight". */
+  readonly label: string;
+}
+
+export interface TermGroup {
+  readonly weight: number;
+  readonly surface: string;
+  readonly alternatives: readonly TermAlternative[];
+}
+
+export interface AnalyzedQuery {
+  readonly language: Language;
+  readonly groups: readonly TermGroup[];
+}
+
+function alternativesFor(index: CatalogIndex, token: Token, language: Language): TermAlternative[] {
+  const out = new Map<string, TermAlternative>();
+  const offer = (alt: TermAlternative): void => {
+    const current = out.get(alt.stem);
+    if (current === undefined || alt.quality > current.quality) out.set(alt.stem, alt);
+  };
+  const direct = (s: string, quality: number, label: string): void => {
+    if (index.postings.has(s)) {
+      offer({ stem: s, quality, label });
+      for (const e of expandWord(index, token.folded, s)) {
+        if (e.quality >= 0.7) offer({ stem: e.stem, quality: quality * e.quality * 0.85, label: `${label}~${e.word}` });
+      }
+    } else {
+      for (const e of expandWord(index, token.folded, s)) offer({ stem: e.stem, quality: quality * e.quality, label: `${token.surface}≈${e.word}` });
+    }
+  };
+  direct(stem(token.folded, Language.EN), 1, token.surface);
+  if (language !== Language.EN) {
+    const foreign = stem(token.folded, language);
+    for (const english of translations(language, token.folded, foreign)) {
+      const s = stem(english, Language.EN);
+      if (index.postings.has(s)) offer({ stem: s, quality: 0.9, label: `${token.surface}→${english}` });
+    }
+  }
+  return [...out.values()].sort((a, b) => b.quality - a.quality || (a.stem < b.stem ? -1 : 1));
+}
+
+function addGroups(
+  index: CatalogIndex,
+  tokens: readonly Token[],
+  language: Language,
+  weight: number,
+  seen: Set<string>,
+  groups: TermGroup[],
+): void {
+  for (const token of tokens) {
+    if (seen.has(token.folded)) continue;
+    seen.add(token.folded);
+    if (isStopWord(token.folded, language)) continue;
+    const alternatives = alternativesFor(index, token, language);
+    if (alternatives.length > 0) groups.push({ weight, surface: token.surface, alternatives });
+  }
+}
+
+export function analyzeQuery(index: CatalogIndex, query: string, context: unknown): AnalyzedQuery {
+  const queryTokens = tokenize(query);
+  const language = detectLanguage(queryTokens);
+  const groups: TermGroup[] = [];
+  const seen = new Set<string>();
+  addGroups(index, queryTokens, language, 1, seen, groups);
+  if (context !== undefined && context !== null) {
+    const contextTokens = tokenize(contextText(context));
+    addGroups(index, contextTokens, detectLanguage(contextTokens), CONTEXT_WEIGHT, seen, groups);
+  }
+  return { language, groups };
+}

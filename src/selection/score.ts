@@ -1,0 +1,120 @@
+/**
+ * Selection scoring. Deterministic: the same catalog, stats and request give the same numbers.
+ *
+ * 1. Analysis (text.ts, query.ts). Query and context are tokenized, stop words dropped, words
+ *    Snowball-stemmed. The query language (en/es/fr/de) is guessed from stop words; foreign words
+ *    are also looked up in a small lexicon (lexicon.ts). A word the catalog lacks may stand for a
+ *    catalog word at a discount q (fuzzy.ts): edit distance 1 → 0.9, 2 → 0.75, trigram Dice ≥ 0.6
+ *    → min(0.85, Dice), shared stem prefix ≥ 75 % → 0.7, lexicon translation → 0.9; exact → 1.
+ *    Each word is a group; words of `context` weigh w = 0.4, of the query w = 1. The words of
+ *    `requiredCapabilities` join the query with w = 1 (they state the need as plainly as the query).
+ * 2. Evidence, BM25F (catalog.ts). Fields name, capabilities, vertical, description have weights
+ *    2.5, 2, 1.5, 1 and length normalisation b = 0.3, 0.3, 0, 0.6. For stem t and agent a:
+ *        tf~(t,a) = Σ_f weight_f · tf_f(t,a) / (1 − b_f + b_f · len_f(a) / avglen_f)
+ *        sat(t,a) = tf~ · (k1 + 1) / (k1 + tf~),  k1 = 1.2
+ *        idf(t)   = ln(1 + (N − df + 0.5) / (df + 0.5)) / ln(1 + (N − 0.5) / 1.5)
+ *    (idf divided by the idf of a stem only one agent has, so it lies in 0..1 whatever N is).
+ *        E(a) = Σ_groups w_g · max_{alternative t of g} q_t · idf(t) · sat(t,a)
+ *    An agent earns each request word once, through its best alternative.
+ * 3. Relevance (0..1), from the agent's evidence and the best evidence E* among agents that passed
+ *    the filters:
+ *        relevance(a) = (1 − exp(−E(a) / τ)) · (E(a) / E*)^γ,  τ = 1.0, γ = 2
+ *    The first factor is absolute: about one strong field match (E ≈ 1.2) gives 0.7, and a request
+ *    sharing no informative word with an agent stays near 0, so `minConfidence` 0.7 means "clear
+ *    textual evidence". The second keeps agents that match far less than the best one out, while
+ *    several agents that each cover a part of a multi-part request keep comparable scores.
+ * 4. Confidence = relevance · reliability, reliability = 0.8 + 0.2 · successRate: a flaky agent
+ *    can lose at most a fifth of its score, and it never makes an irrelevant agent relevant.
+ *    Unhealthy and circuit-open agents are excluded before scoring, as are those failing the
+ *    vertical (any of) and capability (all of) filters. Ties are broken by catalog order.
+ * τ, γ were chosen on half of data/selection/queries.json and checked on the other half.
+ */
+import { FIELD_NAMES } from './catalog.js';
+import type { CatalogIndex } from './catalog.js';
+import type { AnalyzedQuery } from './query.js';
+
+export interface ScoringParams {
+  /** Evidence at which the absolute factor reaches 1 − 1/e. */
+  readonly tau: number;
+  /** Exponent of the agent's share of the best evidence. */
+  readonly gamma: number;
+}
+
+export const SCORING: ScoringParams = { tau: 1.0, gamma: 2 };
+
+/** Evidence E(a) of every agent (step 2), and which words matched which fields when explaining. */
+export interface Evidence {
+  readonly evidence: Float64Array;
+  /** agent → field → matched labels; only filled when asked for. */
+  readonly matches: Map<number, string[][]> | undefined;
+  /** Agents with evidence > 0, so the fast path never walks the whole catalog. */
+  readonly touched: readonly number[];
+}
+
+export function computeEvidence(index: CatalogIndex, query: AnalyzedQuery, explain: boolean): Evidence {
+  const n = index.agents.length;
+  const evidence = new Float64Array(n);
+  const groupBest = new Float64Array(n);
+  const groupField = explain ? new Int32Array(n) : undefined;
+  const groupLabel: (string | undefined)[] | undefined = explain ? new Array<string | undefined>(n) : undefined;
+  const matches = explain ? new Map<number, string[][]>() : undefined;
+  const touched: number[] = [];
+  const everTouched = new Uint8Array(n);
+  const touchedAgents: number[] = [];
+  for (const group of query.groups) {
+    touched.length = 0;
+    for (const alt of group.alternatives) {
+      const list = index.postings.get(alt.stem);
+      if (list === undefined) continue;
+      const factor = group.weight * alt.quality * (index.idf.get(alt.stem) ?? 0);
+      for (const posting of list) {
+        const a = posting.agent;
+        const value = factor * posting.weight;
+        const current = groupBest[a] ?? 0;
+        if (current === 0) touched.push(a);
+        if (value > current) {
+          groupBest[a] = value;
+          if (groupField !== undefined && groupLabel !== undefined) {
+            groupField[a] = posting.fields;
+            groupLabel[a] = alt.label;
+          }
+        }
+      }
+    }
+    for (const a of touched) {
+      evidence[a] = (evidence[a] ?? 0) + (groupBest[a] ?? 0);
+      groupBest[a] = 0;
+      if (everTouched[a] === 0) {
+        everTouched[a] = 1;
+        touchedAgents.push(a);
+      }
+      if (matches !== undefined && groupField !== undefined && groupLabel !== undefined) {
+        let perField = matches.get(a);
+        if (perField === undefined) {
+          perField = FIELD_NAMES.map(() => []);
+          matches.set(a, perField);
+        }
+        const fields = groupField[a] ?? 0;
+        const label = groupLabel[a] ?? '';
+        perField.forEach((labels, f) => {
+          if ((fields & (1 << f)) !== 0) labels.push(label);
+        });
+      }
+    }
+  }
+  return { evidence, matches, touched: touchedAgents };
+}
+
+/** Relevance 0..1 of one agent from its evidence and the best evidence of the query (step 3). */
+export function relevanceOf(evidence: number, bestEvidence: number, p: ScoringParams = SCORING): number {
+  if (evidence <= 0 || bestEvidence <= 0) return 0;
+  const absolute = 1 - Math.exp(-evidence / p.tau);
+  const share = Math.pow(evidence / bestEvidence, p.gamma);
+  return absolute * share;
+}
+
+/** Step 4's factor; a missing or out-of-range rate is clamped, never trusted. */
+export function reliabilityOf(successRate: number): number {
+  const rate = Number.isFinite(successRate) ? Math.min(1, Math.max(0, successRate)) : 0;
+  return 0.8 + 0.2 * rate;
+}

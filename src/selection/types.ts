@@ -1,0 +1,93 @@
+/** Plain data shapes of the selection engine; no behaviour lives here. */
+
+export interface AgentPricing {
+  readonly model: string;
+  readonly basePrice: number;
+}
+
+/** What selection reads of a registered agent. */
+export interface CatalogAgent {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly vertical: string;
+  readonly capabilities: readonly string[];
+  readonly pricing?: AgentPricing;
+}
+
+/** Runtime statistics kept by an agent's actor. */
+export interface AgentRuntimeStats {
+  readonly healthy: boolean;
+  readonly circuitOpen: boolean;
+  /** EWMA of call success, 0..1. */
+  readonly successRate: number;
+}
+
+export interface SelectionCriteria {
+  readonly verticals?: readonly string[];
+  readonly requiredCapabilities?: readonly string[];
+  readonly maxAgents?: number;
+  readonly minConfidence?: number;
+}
+
+export interface SelectionRequest {
+  readonly query: string;
+  readonly context?: unknown;
+  readonly selectionCriteria?: SelectionCriteria;
+}
+
+export const SELECTION_DEFAULTS = { maxAgents: 5, minConfidence: 0.7 } as const;
+
+/** Stats assumed for an agent the caller knows nothing about yet (just registered: selectable at once). */
+export const UNKNOWN_AGENT_STATS: AgentRuntimeStats = { healthy: true, circuitOpen: false, successRate: 1 };
+
+export type StatsLookup = ReadonlyMap<string, AgentRuntimeStats>;
+
+export interface SelectedAgent {
+  readonly agent: CatalogAgent;
+  readonly confidence: number;
+}
+
+export const CandidateStatus = {
+  SELECTED: 'selected',
+  FILTERED_VERTICAL: 'filtered_vertical',
+  FILTERED_CAPABILITY: 'filtered_capability',
+  UNHEALTHY: 'unhealthy',
+  CIRCUIT_OPEN: 'circuit_open',
+  BELOW_MIN_CONFIDENCE: 'below_min_confidence',
+  BEYOND_MAX_AGENTS: 'beyond_max_agents',
+} as const;
+export type CandidateStatus = (typeof CandidateStatus)[keyof typeof CandidateStatus];
+
+/** Query words (as the user wrote them) that matched, per agent field. */
+export interface FieldMatches {
+  readonly name: readonly string[];
+  readonly capabilities: readonly string[];
+  readonly vertical: readonly string[];
+  readonly description: readonly string[];
+}
+
+export interface CandidateExplanation {
+  readonly agentId: string;
+  readonly status: CandidateStatus;
+  readonly selected: boolean;
+  /** Final confidence 0..1 (0 for an agent filtered out before scoring). */
+  readonly confidence: number;
+  /** Text relevance 0..1 before the reliability factor. */
+  readonly relevance: number;
+  readonly reliability: number;
+  readonly matches: FieldMatches;
+  readonly reasons: readonly string[];
+}
+
+export interface SelectionResult {
+  /** Highest confidence first; empty means NO_AGENTS_AVAILABLE. */
+  readonly selected: readonly SelectedAgent[];
+  readonly criteria: Required<Pick<SelectionCriteria, 'maxAgents' | 'minConfidence'>> &
+    Pick<SelectionCriteria, 'verticals' | 'requiredCapabilities'>;
+}
+
+export interface SelectionPreview extends SelectionResult {
+  /** Every catalog agent, best score first, with why it was or was not selected. */
+  readonly candidates: readonly CandidateExplanation[];
+}
