@@ -8,7 +8,9 @@ import type { Message, RepliesOf, ReplyRef } from './protocol.js';
  * with `AskTimeout` after `timeoutMs` (later replies are dropped) or `AskTargetStopped`.
  * `Reply` defaults to the reply types the protocol declares; annotate `replyTo` to narrow it.
  */
-export function ask<Msg extends Message, Reply = RepliesOf<Msg>>(
+// `const Msg`: without it the `type` literal in `build`'s result widens to string while Msg is
+// still being inferred from `ref`, and every call fails to typecheck.
+export function ask<const Msg extends Message, Reply = RepliesOf<Msg>>(
   ref: Ref<Msg>,
   build: (replyTo: ReplyRef<Reply>) => NoInfer<Msg>,
   timeoutMs: number,
