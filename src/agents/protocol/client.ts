@@ -360,6 +360,7 @@ async function readEventStream(
       }
       if (!sse.push(decoder.decode(chunk, { stream: true }), onData)) break;
     }
+    if (state.final === null) sse.finish(onData);
   } catch (err) {
     if (deadline.cause === null && !isNetworkError(err)) {
       // Only a throwing onChunk gets here: the caller's own listener failed.
@@ -369,7 +370,6 @@ async function readEventStream(
   } finally {
     // Leaving early (final event, cap, listener error) must drop the rest of the stream.
     if (!res.body.readableEnded) res.body.destroy();
-    sse.finish();
   }
   return state.final
     ?? failure('invalid_shape', 'Event stream ended without a final result event', startedMs, { status: state.status });

@@ -52,8 +52,12 @@ export class SseDecoder {
     return true;
   }
 
-  /** Ends the stream: an event not terminated by a blank line is dropped, per the spec. */
-  finish(): void {
+  /**
+   * Ends the stream. A CR held back as a possible CRLF half is a line end after all; an event
+   * not terminated by a blank line is dropped, per the spec.
+   */
+  finish(onData: (data: string) => boolean): void {
+    if (this.buffer.endsWith('\r')) this.push('\n', onData);
     this.buffer = '';
     this.data = [];
   }
@@ -63,7 +67,8 @@ export class SseDecoder {
       if (this.data.length === 0) return true;
       const data = this.data.join('\n');
       this.data = [];
-      return onData(data);
+      // The spec dispatches nothing for empty data.
+      return data === '' ? true : onData(data);
     }
     if (line.startsWith(':')) return true;
     const colon = line.indexOf(':');
