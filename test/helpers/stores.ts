@@ -2,9 +2,11 @@
  * Store fixtures for tests: every store test runs against each available kind (embedded always,
  * real servers when DATABASE_URL / REDIS_URL are set), each in its own schema or key prefix.
  */
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import postgres from 'postgres';
-import type { Coordination, DurableStores } from '../../src/stores/ports.js';
+import type { StoreLogger } from '../../src/stores/log.js';
+import type { Coordination, DurableStores, NewAccount, NewApiKey } from '../../src/stores/ports.js';
 import { createMemoryBus, ioredisCoordination, memoryCoordination } from '../../src/stores/redis/index.js';
 import { MEMORY_DATA_DIR, openDurableStores } from '../../src/stores/sql/index.js';
 import { realDatabaseUrl, realRedisUrl, uniqueRedisPrefix, uniqueSchema } from './env.js';
@@ -65,23 +67,32 @@ export async function openTestDurable(t: Teardown, kind: DurableKind): Promise<D
  * `count` coordination adapters that see each other like workers: one shared in-process bus, or
  * separate Redis connections under one unique prefix (whose keys are deleted afterwards).
  */
-export async function openTestWorkers(t: Teardown, kind: CoordinationKind, count: number): Promise<Coordination[]> {
+export async function openTestWorkers(
+  t: Teardown,
+  kind: CoordinationKind,
+  count: number,
+  log: StoreLogger = recordingLogger(),
+): Promise<Coordination[]> {
   const workers: Coordination[] = [];
   if (kind === 'memory') {
     const bus = createMemoryBus();
-    for (let i = 0; i < count; i++) workers.push(memoryCoordination({ bus }));
+    for (let i = 0; i < count; i++) workers.push(memoryCoordination({ bus, log }));
   } else {
     const url = requireUrl(realRedisUrl, 'REDIS_URL');
     const prefix = uniqueRedisPrefix('stores');
-    for (let i = 0; i < count; i++) workers.push(ioredisCoordination({ url, prefix }));
+    for (let i = 0; i < count; i++) workers.push(ioredisCoordination({ url, prefix, log }));
     t.teardown(() => deleteKeys(url, prefix));
   }
   t.teardown(() => Promise.all(workers.map((w) => w.close())));
   return workers;
 }
 
-export async function openTestCoordination(t: Teardown, kind: CoordinationKind): Promise<Coordination> {
-  const [worker] = await openTestWorkers(t, kind, 1);
+export async function openTestCoordination(
+  t: Teardown,
+  kind: CoordinationKind,
+  log: StoreLogger = recordingLogger(),
+): Promise<Coordination> {
+  const [worker] = await openTestWorkers(t, kind, 1, log);
   if (worker === undefined) throw new Error('no coordination adapter opened');
   return worker;
 }
@@ -98,4 +109,40 @@ async function deleteKeys(url: string, prefix: string): Promise<void> {
   } finally {
     redis.disconnect();
   }
+}
+
+export interface RecordedLog {
+  readonly level: 'warn' | 'error';
+  readonly message: string;
+  readonly context: object;
+}
+
+/** A logger that keeps lines in memory (`lines`), so expected failures stay off the test output. */
+export function recordingLogger(): StoreLogger & { readonly lines: RecordedLog[] } {
+  const lines: RecordedLog[] = [];
+  return {
+    lines,
+    warn: (context, message) => void lines.push({ level: 'warn', message, context }),
+    error: (context, message) => void lines.push({ level: 'error', message, context }),
+  };
+}
+
+// Builders with unique ids, so tests sharing a database never collide.
+const unique = (): string => randomBytes(6).toString('hex');
+
+export function newAccount(overrides: Partial<NewAccount> = {}): NewAccount {
+  return { id: `acct_${unique()}`, name: 'Acme', tier: 'DEVELOPER', limits: null, feeBasisPoints: null, ...overrides };
+}
+
+export function newKey(accountId: string, overrides: Partial<NewApiKey> = {}): NewApiKey {
+  return {
+    id: `key_${unique()}`,
+    accountId,
+    name: 'ci',
+    keyHash: randomBytes(32).toString('hex'),
+    permissions: ['agents:read', 'orchestrate:execute'],
+    expiresAt: null,
+    ipWhitelist: null,
+    ...overrides,
+  };
 }

@@ -1,6 +1,5 @@
 import t from 'tap';
-import { durableKinds, openTestDurable } from '../helpers/stores.js';
-import { newAccount, newKey } from './fixtures.js';
+import { durableKinds, newAccount, newKey, openTestDurable } from '../helpers/stores.js';
 
 for (const kind of durableKinds()) {
   t.test(`accounts and keys (${kind})`, async (t) => {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { openDurableStores } from '../../src/stores/sql/index.js';
-import { newAccount, newKey } from './fixtures.js';
+import { newAccount, newKey } from '../helpers/stores.js';
 
 t.test('embedded PGlite data survives close and reopen', async (t) => {
   const dataDir = path.join(await mkdtemp(path.join(os.tmpdir(), 'baton-pglite-')), 'nested', 'data');

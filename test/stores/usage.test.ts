@@ -1,7 +1,6 @@
 import t from 'tap';
 import type { DurableStores, UsageEntry } from '../../src/stores/ports.js';
-import { durableKinds, openTestDurable } from '../helpers/stores.js';
-import { newAccount, newKey } from './fixtures.js';
+import { durableKinds, newAccount, newKey, openTestDurable } from '../helpers/stores.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

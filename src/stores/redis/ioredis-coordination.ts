@@ -56,7 +56,14 @@ export function ioredisCoordination(options: IoredisCoordinationOptions): Coordi
   const idleBlocking: Redis[] = [];
   const openBlocking = new Set<Redis>();
   const channels = new Map<string, ChannelState>();
+  // Fire-and-forget commands still queued; close() lets them finish before QUIT.
+  const background = new Set<Promise<unknown>>();
   let closed = false;
+
+  function inBackground(work: Promise<unknown>): void {
+    background.add(work);
+    void work.finally(() => background.delete(work));
+  }
 
   function watch(redis: Redis, role: string): Redis {
     let healthy = true;
@@ -80,9 +87,16 @@ export function ioredisCoordination(options: IoredisCoordinationOptions): Coordi
     const done = state === undefined ? Promise.resolve() : runHandlers(state.handlers, envelope.message, channel, log);
     if (envelope.nonce === null) return;
     const ackKey = k.ack(envelope.nonce);
-    done
-      .then(() => commands.batonAck(ackKey, workerId, ACK_TTL_MS))
-      .catch((err: unknown) => log.error({ err, channel }, 'broadcast acknowledgement failed'));
+    void done.then(() => {
+      // After close, handlers still running are abandoned: their publishers time out, as they
+      // would for a worker that died.
+      if (closed) return;
+      inBackground(
+        commands
+          .batonAck(ackKey, workerId, ACK_TTL_MS)
+          .catch((err: unknown) => log.error({ err, channel }, 'broadcast acknowledgement failed')),
+      );
+    });
   });
 
   function acquireBlocking(): Redis {
@@ -168,7 +182,7 @@ export function ioredisCoordination(options: IoredisCoordinationOptions): Coordi
       if (delivered === 0) return { delivered, acknowledged: 0 };
       const acknowledged = await awaitAcks(ackKey, delivered, deadline);
       // Late acknowledgements recreate the key with a TTL, so this delete is only tidiness.
-      commands.del(ackKey).catch((err: unknown) => log.warn({ err }, 'deleting an ack list failed'));
+      inBackground(commands.del(ackKey).catch((err: unknown) => log.warn({ err }, 'deleting an ack list failed')));
       return { delivered, acknowledged };
     },
 
@@ -183,6 +197,7 @@ export function ioredisCoordination(options: IoredisCoordinationOptions): Coordi
       for (const conn of openBlocking) conn.disconnect();
       openBlocking.clear();
       idleBlocking.length = 0;
+      await Promise.allSettled(background);
       await Promise.allSettled([subscriber.quit(), commands.quit()]);
     },
   };
