@@ -269,6 +269,7 @@ t.test('a name resolving to a private address is a url_not_allowed outcome', asy
   t.equal(outcome.ok, false);
   if (outcome.ok) return;
   t.equal(outcome.kind, 'url_not_allowed');
+  t.equal(outcome.reason, 'blocked_address');
   t.match(outcome.message, /127\.0\.0\.1/);
   t.equal(agent.connectionCount, 0);
 });

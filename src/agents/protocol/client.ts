@@ -9,6 +9,7 @@ import type { Dispatcher } from 'undici';
 import { createOutboundDispatcher } from '../../outbound/dispatcher.js';
 import type { Resolver } from '../../outbound/dispatcher.js';
 import { checkUrlSyntax, isUrlNotAllowedError } from '../../outbound/url-policy.js';
+import type { UrlNotAllowedReason } from '../../outbound/url-policy.js';
 import { CallDeadline } from './deadline.js';
 import type {
   AgentCallFailure,
@@ -113,15 +114,15 @@ function failure(
   kind: AgentFailureKind,
   message: string,
   startedMs: number,
-  extra?: { readonly status?: number; readonly cost?: number },
+  extra?: { readonly status?: number; readonly cost?: number; readonly reason?: UrlNotAllowedReason },
 ): AgentCallFailure {
   return { ok: false, kind, message, ...extra, durationMs: performance.now() - startedMs };
 }
 
 /** The endpoint URL under the agent's base URL (a base path is kept), or the policy refusal. */
-function endpoint(ctx: CallContext, baseUrl: string, path: string): string | { readonly message: string } {
+function endpoint(ctx: CallContext, baseUrl: string, path: string): string | AgentCallFailure {
   const check = checkUrlSyntax(baseUrl, { allowPrivate: ctx.allowPrivate });
-  if (!check.ok) return { message: check.message };
+  if (!check.ok) return failure('url_not_allowed', check.message, performance.now(), { reason: check.reason });
   const url = check.url;
   url.pathname = url.pathname.replace(/\/+$/, '') + path;
   url.hash = '';
@@ -131,7 +132,7 @@ function endpoint(ctx: CallContext, baseUrl: string, path: string): string | { r
 async function getHealth(ctx: CallContext, baseUrl: string, options: ProbeOptions): Promise<HealthOutcome> {
   const startedMs = performance.now();
   const url = endpoint(ctx, baseUrl, '/health');
-  if (typeof url !== 'string') return failure('url_not_allowed', url.message, startedMs);
+  if (typeof url !== 'string') return url;
   const deadline = new CallDeadline(options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, options.signal);
   try {
     const res = await send(ctx, url, 'GET', null, 'application/json', deadline);
@@ -155,7 +156,7 @@ async function getHealth(ctx: CallContext, baseUrl: string, options: ProbeOption
 async function getInfo(ctx: CallContext, baseUrl: string, options: ProbeOptions): Promise<InfoOutcome> {
   const startedMs = performance.now();
   const url = endpoint(ctx, baseUrl, '/info');
-  if (typeof url !== 'string') return failure('url_not_allowed', url.message, startedMs);
+  if (typeof url !== 'string') return url;
   const deadline = new CallDeadline(options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, options.signal);
   try {
     const res = await send(ctx, url, 'GET', null, 'application/json', deadline);
@@ -194,7 +195,7 @@ async function execute(
 ): Promise<ExecuteOutcome> {
   const startedMs = performance.now();
   const url = endpoint(ctx, baseUrl, '/execute');
-  if (typeof url !== 'string') return failure('url_not_allowed', url.message, startedMs);
+  if (typeof url !== 'string') return url;
   let payload: string;
   try {
     payload = JSON.stringify(body);
@@ -414,7 +415,7 @@ function classifyError(err: unknown, deadline: CallDeadline, startedMs: number):
     return failure('timeout', `Agent did not answer within ${deadline.timeoutMs} ms`, startedMs);
   }
   if (deadline.cause === 'aborted') return failure('aborted', 'Call aborted by the caller', startedMs);
-  if (isUrlNotAllowedError(err)) return failure('url_not_allowed', err.message, startedMs);
+  if (isUrlNotAllowedError(err)) return failure('url_not_allowed', err.message, startedMs, { reason: err.reason });
   const code = errorCode(err) ?? '';
   const detail = errorMessage(err);
   if (REFUSED_CODES.has(code)) return failure('refused', `Could not connect to the agent (${code}): ${detail}`, startedMs);

@@ -15,6 +15,7 @@
  * | too_large        | the body went over the size cap; reading stopped there                    |
  * | url_not_allowed  | the URL policy refused the URL or the address it resolved to             |
  */
+import type { UrlNotAllowedReason } from '../../outbound/url-policy.js';
 import type { AgentHealth, AgentInfo, ExecuteMetadata } from './schemas.js';
 
 export const AgentFailureKind = {
@@ -39,6 +40,8 @@ export interface AgentCallFailure {
   readonly status?: number;
   /** USD the agent reported in a failure body's metadata.cost; it still counts toward cost. */
   readonly cost?: number;
+  /** Which policy rule refused the URL, for `url_not_allowed`. */
+  readonly reason?: UrlNotAllowedReason;
   readonly durationMs: number;
 }
 
