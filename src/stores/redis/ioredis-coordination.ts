@@ -44,15 +44,17 @@ export function ioredisCoordination(options: IoredisCoordinationOptions): Coordi
   const log = options.log ?? stderrLogger;
   const k = keys(options.prefix);
   const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const base: RedisOptions = { retryStrategy, lazyConnect: false };
+  const base: RedisOptions = { retryStrategy };
+  // Named so operators (and tests) can tell Baton's connections apart in CLIENT LIST.
+  const named = (role: string): RedisOptions => ({ ...base, connectionName: `${options.prefix}${role}:${workerId}` });
 
   // Commands fail after a couple of reconnect attempts rather than hanging a request, which
   // then answers 503; the connection itself keeps reconnecting.
   const commands = defineScripts(
-    watch(new Redis(options.url, { ...base, enableAutoPipelining: true, maxRetriesPerRequest: 2 }), 'commands'),
+    watch(new Redis(options.url, { ...named('commands'), enableAutoPipelining: true, maxRetriesPerRequest: 2 }), 'commands'),
   );
   // Subscriptions are restored by ioredis after a reconnect (autoResubscribe).
-  const subscriber = watch(new Redis(options.url, { ...base, maxRetriesPerRequest: null }), 'subscriber');
+  const subscriber = watch(new Redis(options.url, { ...named('subscriber'), maxRetriesPerRequest: null }), 'subscriber');
   const idleBlocking: Redis[] = [];
   const openBlocking = new Set<Redis>();
   const channels = new Map<string, ChannelState>();
@@ -100,7 +102,7 @@ export function ioredisCoordination(options: IoredisCoordinationOptions): Coordi
   });
 
   function acquireBlocking(): Redis {
-    const conn = idleBlocking.pop() ?? watch(new Redis(options.url, { ...base, maxRetriesPerRequest: 1 }), 'blocking');
+    const conn = idleBlocking.pop() ?? watch(new Redis(options.url, { ...named('blocking'), maxRetriesPerRequest: 1 }), 'blocking');
     openBlocking.add(conn);
     return conn;
   }
