@@ -4,7 +4,7 @@ import { defineActor, spawnActor } from '../../actors/kit/define.js';
 import { AskTargetStopped, AskTimeout } from '../../actors/kit/errors.js';
 import { start, stop } from '../../actors/kit/nact.js';
 import type { ReplyRef } from '../../actors/kit/protocol.js';
-import { settle } from './helpers.js';
+import { settle } from './fixtures/helpers.js';
 
 interface Sum {
   readonly type: 'calc.sum';

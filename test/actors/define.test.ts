@@ -3,7 +3,7 @@ import { defineActor, spawnActor } from '../../actors/kit/define.js';
 import { createManualClock } from '../../actors/kit/manual-clock.js';
 import { Directive, dispatch, start, stop } from '../../actors/kit/nact.js';
 import type { TimerTick } from '../../actors/kit/timers.js';
-import { gate, settle } from './helpers.js';
+import { gate, settle } from './fixtures/helpers.js';
 
 type TickerMessage =
   | { readonly type: 'ticker.arm'; readonly delayMs: number }
