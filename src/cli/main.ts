@@ -1,0 +1,81 @@
+/**
+ * `baton` CLI: serve, migrate, accounts create, keys create. Account and key commands
+ * work directly against the database (DESIGN §6), with the same rules as the HTTP API.
+ */
+import cluster from 'node:cluster';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { loadConfig, type ConfigOverrides } from '../config.js';
+import { createLogger } from '../log.js';
+import { runPrimary } from '../primary.js';
+import { VERSION } from '../version.js';
+import { runWorker } from '../worker.js';
+import { createAccountCommand, createKeyCommand, migrateCommand } from './admin-commands.js';
+
+function integerOption(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
+  return n;
+}
+
+const program = new Command()
+  .name('baton')
+  .description('Baton agent-orchestration service')
+  .version(VERSION)
+  .showHelpAfterError();
+
+program
+  .command('serve', { isDefault: true })
+  .description('run the HTTP service (primary plus BATON_WORKERS workers)')
+  .option('-p, --port <port>', 'listen port (BATON_PORT)', integerOption)
+  .option('-H, --host <host>', 'listen address (BATON_HOST)')
+  .option('-w, --workers <n>', 'worker processes (BATON_WORKERS)', integerOption)
+  .action((options: { port?: number; host?: string; workers?: number }) => {
+    const overrides: ConfigOverrides = {};
+    if (options.port !== undefined) overrides.port = options.port;
+    if (options.host !== undefined) overrides.host = options.host;
+    if (options.workers !== undefined) overrides.workers = options.workers;
+    const config = loadConfig(process.env, overrides);
+    const logger = createLogger(config.logLevel, { role: cluster.isPrimary ? 'primary' : 'worker' });
+    if (cluster.isPrimary) runPrimary(config, logger);
+    else void runWorker(config, logger);
+  });
+
+program
+  .command('migrate')
+  .description('apply pending database migrations and exit')
+  .action(async () => {
+    await migrateCommand(loadConfig());
+  });
+
+program
+  .command('accounts')
+  .description('manage accounts')
+  .command('create')
+  .description('create an account and print it as JSON')
+  .requiredOption('--name <name>', 'display name')
+  .addOption(new Option('--tier <tier>', 'account tier').choices(['DEVELOPER', 'BUSINESS', 'ENTERPRISE']).makeOptionMandatory())
+  .option('--limits <json>', 'ENTERPRISE limits as JSON: {"requestsPerMinute":…,"requestsPerDay":…,"concurrentExecutions":…,"queueSize":…}')
+  .option('--fee-percent <n>', 'ENTERPRISE platform fee in percent', Number)
+  .action(async (options: { name: string; tier: string; limits?: string; feePercent?: number }) => {
+    await createAccountCommand(loadConfig(), options);
+  });
+
+program
+  .command('keys')
+  .description('manage API keys')
+  .command('create')
+  .description('create an API key; prints it once')
+  .requiredOption('--account <id>', 'account id (acct_…)')
+  .requiredOption('--name <name>', 'key name')
+  .option('--permissions <list>', "comma-separated permissions, or '*'", '*')
+  .option('--expires-at <iso>', 'ISO 8601 expiry')
+  .option('--ip-whitelist <list>', 'comma-separated addresses or CIDR ranges (ENTERPRISE)')
+  .action(async (options: { account: string; name: string; permissions: string; expiresAt?: string; ipWhitelist?: string }) => {
+    await createKeyCommand(loadConfig(), options);
+  });
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  console.error(`baton: ${message}`);
+  process.exit(1);
+});

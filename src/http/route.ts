@@ -1,0 +1,76 @@
+/**
+ * How a route is declared: one object per route, with its method, path pattern, who may call it
+ * (one declaration: public, any key, a permission, or the operator token), an optional body
+ * validator, and a handler that returns a reply. The pipeline does everything else.
+ */
+import type { Permission } from '../auth/permissions.js';
+import type { Principal } from '../auth/principal.js';
+import type { Validator } from '../validation.js';
+import type { SseSink } from './sse-sink.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'del';
+
+export type Access =
+  | { readonly kind: 'public' }
+  /** Any valid key (no particular permission), e.g. GET /v1/auth/test. */
+  | { readonly kind: 'key' }
+  /** A key holding `permission`; with `operator`, the operator token is accepted too. */
+  | { readonly kind: 'permission'; readonly permission: Permission; readonly operator?: boolean }
+  | { readonly kind: 'operator' };
+
+export interface RequestContext<Body = unknown> {
+  readonly requestId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  /** Lower-case header names; only those the route asked for plus the pipeline's own. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly clientAddress: string;
+  readonly principal: Principal;
+  readonly body: Body;
+  /** Aborted when the client goes away; pass it to work that should stop with the request. */
+  readonly signal: AbortSignal;
+}
+
+export interface JsonReply {
+  readonly kind: 'json';
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export interface EmptyReply {
+  readonly kind: 'empty';
+  readonly status: number;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A long-lived event stream; the route owns the sink until it calls `end()`. */
+export interface StreamReply {
+  readonly kind: 'stream';
+  readonly headers?: Readonly<Record<string, string>>;
+  start(sink: SseSink): void;
+}
+
+export type Reply = JsonReply | EmptyReply | StreamReply;
+
+export interface Route<Body = unknown> {
+  readonly method: HttpMethod;
+  /** uWS / find-my-way pattern, e.g. `/v1/api-keys/:id`. */
+  readonly path: string;
+  readonly access: Access;
+  readonly body?: Validator<Body>;
+  /** Extra request headers the handler reads (lower case). */
+  readonly headers?: readonly string[];
+  handle(ctx: RequestContext<Body>): Promise<Reply> | Reply;
+}
+
+export function json(status: number, body: unknown, headers?: Readonly<Record<string, string>>): JsonReply {
+  return headers === undefined ? { kind: 'json', status, body } : { kind: 'json', status, body, headers };
+}
+
+/** Declares a route with its body type inferred from the validator. */
+export function route<Body = undefined>(definition: Route<Body>): Route<unknown> {
+  return definition as Route<unknown>;
+}

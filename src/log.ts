@@ -1,0 +1,8 @@
+/** Structured logging (pino). Children bind context (worker, actor, execution) once. */
+import { pino } from 'pino';
+
+export type Logger = pino.Logger;
+
+export function createLogger(level: string, bindings: Record<string, unknown> = {}): Logger {
+  return pino({ level, base: { pid: process.pid, ...bindings } });
+}

@@ -1,0 +1,20 @@
+/** POST /v1/accounts: operator token only (DESIGN §6). */
+import { accountView, createAccount } from '../domain/accounts.js';
+import { json, route } from '../http/route.js';
+import { CreateAccountBody } from '../schemas/accounts.js';
+import type { Services } from '../services.js';
+import { compile } from '../validation.js';
+
+const createAccountBody = compile(CreateAccountBody);
+
+export function accountRoutes(services: Services) {
+  return [
+    route({
+      method: 'post',
+      path: '/v1/accounts',
+      access: { kind: 'operator' },
+      body: createAccountBody,
+      handle: async ({ body }) => json(201, accountView(await createAccount(services.stores.accounts, body))),
+    }),
+  ];
+}

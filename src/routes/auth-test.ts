@@ -1,0 +1,24 @@
+/** GET /v1/auth/test: who am I (spec §4.7). Any valid key; no particular permission. */
+import { asKey } from '../auth/principal.js';
+import { json, route } from '../http/route.js';
+
+export function authTestRoutes() {
+  return [
+    route({
+      method: 'get',
+      path: '/v1/auth/test',
+      access: { kind: 'key' },
+      handle: (ctx) => {
+        const principal = asKey(ctx.principal);
+        return json(200, {
+          authenticated: true,
+          keyId: principal.key.id,
+          keyName: principal.key.name,
+          permissions: principal.key.permissions,
+          userId: principal.account.id,
+          accountTier: principal.account.tier,
+        });
+      },
+    }),
+  ];
+}

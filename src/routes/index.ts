@@ -1,0 +1,11 @@
+/** Every route of the service, in one list. */
+import type { Route } from '../http/route.js';
+import type { Services } from '../services.js';
+import { accountRoutes } from './accounts.js';
+import { apiKeyRoutes } from './api-keys.js';
+import { authTestRoutes } from './auth-test.js';
+import { healthRoutes } from './health.js';
+
+export function allRoutes(services: Services): Route[] {
+  return [...healthRoutes(services), ...authTestRoutes(), ...accountRoutes(services), ...apiKeyRoutes(services)];
+}

@@ -1,0 +1,113 @@
+/**
+ * One worker process: opens the stores, starts the actor system, serves HTTP on the shared port,
+ * and drains on shutdown (stop accepting, let in-flight requests finish, flush usage, close).
+ */
+import { Authenticator } from './auth/authenticator.js';
+import { compileAllowlist } from './auth/ip-allowlist.js';
+import { KeyCache } from './auth/key-cache.js';
+import { createKeyHasher } from './auth/key-material.js';
+import { startKeyRevocations } from './auth/revocations.js';
+import type { Config } from './config.js';
+import { createHttpServer } from './http/app.js';
+import type { Logger } from './log.js';
+import { allRoutes } from './routes/index.js';
+import type { Services } from './services.js';
+import { openStores } from './stores/open.js';
+import { startActorSystem } from '../actors/root-supervisor.js';
+import { spawnUsageActor } from '../actors/usage-actor.js';
+import { VERSION } from './version.js';
+import { isPrimaryMessage, type WorkerMessage } from './worker-messages.js';
+
+export interface RunningWorker {
+  readonly port: number;
+  /** Drains and closes everything; resolves when the worker may exit. */
+  stop(): Promise<void>;
+}
+
+const KEY_CACHE = { max: 50_000, ttlMs: 60_000 };
+const SSE_MAX_BUFFERED_BYTES = 1_048_576;
+const DRAIN_GRACE_MS = 200;
+const FLUSH_TIMEOUT_MS = 5_000;
+
+export async function startWorker(config: Config, logger: Logger): Promise<RunningWorker> {
+  const stores = await openStores(config, { log: logger });
+  const actors = startActorSystem({
+    logger,
+    onChildFailed: (crash) => logger.error({ crash: String(crash.error) }, 'actor gave up after its restart budget'),
+  });
+  const usage = spawnUsageActor(actors, { store: stores.durable.usage, logger: logger.child({ actor: 'usage' }) });
+  const keyCache = new KeyCache(KEY_CACHE);
+  const revocations = await startKeyRevocations(stores.coordination, keyCache, logger);
+  const hashKey = createKeyHasher(config.keyHashSecret);
+  const services: Services = {
+    config,
+    logger,
+    version: VERSION,
+    stores: stores.durable,
+    coordination: stores.coordination,
+    hashKey,
+    revocations,
+  };
+  const authenticator = new Authenticator({ keys: stores.durable.apiKeys, cache: keyCache, hash: hashKey, adminToken: config.adminToken });
+  const server = createHttpServer(allRoutes(services), {
+    authenticator,
+    usage: usage.recorder,
+    logger,
+    body: { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs },
+    trustedProxies: config.trustedProxies.length > 0 ? compileAllowlist(config.trustedProxies) : null,
+    gate: null,
+    sseMaxBufferedBytes: SSE_MAX_BUFFERED_BYTES,
+  });
+  const port = await server.listen(config.host, config.port);
+  return {
+    port,
+    async stop() {
+      server.stopListening();
+      // Let in-flight requests answer before their stores go away.
+      await new Promise((resolve) => setTimeout(resolve, DRAIN_GRACE_MS));
+      try {
+        await usage.recorder.flush(FLUSH_TIMEOUT_MS);
+      } catch (error) {
+        logger.warn({ err: error }, 'usage not fully flushed at shutdown');
+      }
+      await actors.stop();
+      await revocations.stop();
+      await stores.close();
+      server.closeAll();
+    },
+  };
+}
+
+/** Entry point of a forked worker: start, report ready, drain on the primary's request. */
+export async function runWorker(config: Config, logger: Logger): Promise<void> {
+  let worker: RunningWorker;
+  try {
+    worker = await startWorker(config, logger);
+  } catch (error) {
+    logger.fatal({ err: error }, 'worker failed to start');
+    process.exit(1);
+  }
+  const ready: WorkerMessage = { type: 'worker.ready', port: worker.port };
+  process.send?.(ready);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    try {
+      await worker.stop();
+    } catch (error) {
+      logger.error({ err: error }, 'error while stopping worker');
+    }
+    process.exit(0);
+  };
+  process.on('message', (message: unknown) => {
+    if (isPrimaryMessage(message)) void stop();
+  });
+  // Ctrl-C reaches the whole process group; the primary coordinates, so workers wait to be told.
+  process.on('SIGINT', () => undefined);
+  process.on('SIGTERM', () => void stop());
+  process.on('uncaughtException', (error) => {
+    logger.fatal({ err: error }, 'uncaught exception; worker exiting for a clean restart');
+    process.exit(1);
+  });
+}
