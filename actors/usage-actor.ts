@@ -82,7 +82,9 @@ interface Waiter {
 /** Mutable on purpose: `usage.record` is on every request's path and allocates nothing else. */
 export interface UsageState {
   readonly queue: EntryQueue;
+  /** Size and id of the write in flight (0 and -1 when none). */
   inFlight: number;
+  inFlightId: number;
   /** After a failed write, size-triggered writes wait for the next flush tick. */
   backingOff: boolean;
   recorded: number;
@@ -94,6 +96,10 @@ export interface UsageState {
   failureStreak: number;
   waiters: Waiter[];
 }
+
+// Write ids are unique across restarts: a completion from before a restart must not pass for
+// the current write.
+let lastWriteId = 0;
 
 const FLUSH = 'flush';
 const PRUNE = 'prune';
@@ -129,15 +135,17 @@ export function usageActor(options: UsageActorOptions): ActorDefinition<UsageSta
   const write = (state: UsageState, kit: Kit): void => {
     kit.timers.cancel(FLUSH);
     const batch = state.queue.take(maxBatch);
+    const writeId = ++lastWriteId;
     state.inFlight = batch.length;
+    state.inFlightId = writeId;
     const self = kit.self;
     void (async () => {
       try {
         await store.recordBatch(batch);
-        dispatch(self, { type: 'usage.written', count: batch.length });
+        dispatch(self, { type: 'usage.written', writeId, count: batch.length });
       } catch (error) {
         // The batch rides along so nothing is lost: it goes back to the front of the queue.
-        dispatch(self, { type: 'usage.writeFailed', error, batch });
+        dispatch(self, { type: 'usage.writeFailed', writeId, error, batch });
       }
     })();
   };
@@ -182,6 +190,7 @@ export function usageActor(options: UsageActorOptions): ActorDefinition<UsageSta
       return {
         queue: new EntryQueue(),
         inFlight: 0,
+        inFlightId: -1,
         backingOff: false,
         recorded: 0,
         settled: 0,
@@ -221,7 +230,10 @@ export function usageActor(options: UsageActorOptions): ActorDefinition<UsageSta
         }
 
         case 'usage.written': {
+          // A write started before a restart: its entries are stored, and this state never counted them.
+          if (msg.writeId !== state.inFlightId) return state;
           state.inFlight = 0;
+          state.inFlightId = -1;
           state.written += msg.count;
           state.settled += msg.count;
           if (state.failureStreak > 0 || state.droppedInOutage > 0) {
@@ -240,7 +252,16 @@ export function usageActor(options: UsageActorOptions): ActorDefinition<UsageSta
         }
 
         case 'usage.writeFailed': {
+          if (msg.writeId !== state.inFlightId) {
+            // From before a restart: keep its entries (a restart must not lose them), nothing else.
+            state.queue.prepend(msg.batch);
+            state.recorded += msg.batch.length;
+            enforceBound(state, kit);
+            armFlush(kit);
+            return state;
+          }
           state.inFlight = 0;
+          state.inFlightId = -1;
           state.queue.prepend(msg.batch);
           state.failureStreak += 1;
           state.backingOff = true;

@@ -31,8 +31,8 @@ export type UsageCommand =
 export type UsageInternal =
   | { readonly type: 'usage.flushDue'; readonly timer: TimerTick }
   | { readonly type: 'usage.pruneDue'; readonly timer: TimerTick }
-  | { readonly type: 'usage.written'; readonly count: number }
-  | { readonly type: 'usage.writeFailed'; readonly error: unknown; readonly batch: readonly UsageEntry[] }
+  | { readonly type: 'usage.written'; readonly writeId: number; readonly count: number }
+  | { readonly type: 'usage.writeFailed'; readonly writeId: number; readonly error: unknown; readonly batch: readonly UsageEntry[] }
   | { readonly type: 'usage.pruned'; readonly removed: number }
   | { readonly type: 'usage.pruneFailed'; readonly error: unknown };
 

@@ -118,7 +118,7 @@ interface RawProps {
   readonly afterStop: (state: unknown, ctx: RawContext) => unknown;
 }
 interface RawNact {
-  start(): object;
+  start(options?: { readonly name: string }): object;
   spawn(parent: object, f: RawFn, name: string | undefined, props: RawProps): object;
   dispatch(ref: object, msg: unknown): void;
   stop(ref: object): void;
@@ -179,7 +179,7 @@ function pathOf(ref: object | undefined): string {
 
 /** Starts an actor system; pass `name` to make paths readable in logs. */
 export function start(options: { readonly name?: string } = {}): SystemRef {
-  const ref = options.name === undefined ? raw.start() : (raw.start as (opts: object) => object)({ name: options.name });
+  const ref = options.name === undefined ? raw.start() : raw.start({ name: options.name });
   systemRefs.add(ref);
   return toSystem(ref);
 }
