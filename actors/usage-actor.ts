@@ -7,13 +7,14 @@
  * rows every `pruneIntervalMs`. Entries still buffered when the actor stops are lost: graceful
  * shutdown calls `flush` first.
  */
-import type { UsageEntry, UsageStore } from '../src/stores/ports.js';
+import type { UsageStore } from '../src/stores/ports.js';
 import { reply } from './kit/ask.js';
 import { defineActor, type ActorDefinition, type ActorKit } from './kit/define.js';
 import type { KitLogger } from './kit/logger.js';
 import { dispatch, type Ref } from './kit/nact.js';
 import type { ReplyRef } from './kit/protocol.js';
 import type { ActorRuntime } from './root-supervisor.js';
+import { EntryQueue } from './usage-queue.js';
 import { createUsageRecorder, type UsageCommand, type UsageFlushed, type UsageMessage, type UsageRecorder } from './usage-protocol.js';
 
 export interface UsageActorOptions {
@@ -27,50 +28,6 @@ export interface UsageActorOptions {
   readonly maxBuffered?: number;
   /** Default one hour. */
   readonly pruneIntervalMs?: number;
-}
-
-/** A FIFO with O(1) amortised removal at the head (Array#shift on 50k entries is a memmove). */
-class EntryQueue {
-  private items: UsageEntry[] = [];
-  private head = 0;
-
-  get length(): number {
-    return this.items.length - this.head;
-  }
-
-  push(entry: UsageEntry): void {
-    this.items.push(entry);
-  }
-
-  take(count: number): UsageEntry[] {
-    const out = this.items.slice(this.head, this.head + count);
-    this.head += out.length;
-    this.compact();
-    return out;
-  }
-
-  drop(count: number): number {
-    const dropped = Math.min(count, this.length);
-    this.head += dropped;
-    this.compact();
-    return dropped;
-  }
-
-  /** Puts a failed batch back in front; rare, so a copy is fine. */
-  prepend(entries: readonly UsageEntry[]): void {
-    this.items = [...entries, ...this.items.slice(this.head)];
-    this.head = 0;
-  }
-
-  private compact(): void {
-    if (this.head === this.items.length) {
-      this.items = [];
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-  }
 }
 
 interface Waiter {
