@@ -2,6 +2,8 @@
  * The catalog index: everything selection needs that depends only on the agents, computed once
  * when the catalog changes so that scoring a query touches only postings of its own terms.
  */
+import { sharedWordVectors } from './embeddings.js';
+import type { WordVectors } from './embeddings.js';
 import { Language, isStopWord, stem, tokenize } from './text.js';
 import type { CatalogAgent } from './types.js';
 
@@ -40,6 +42,30 @@ export interface CatalogIndex {
   readonly byId: ReadonlyMap<string, number>;
   /** Per-index memo of fuzzy expansions of unseen words; deterministic, so safe to share. */
   readonly expansionCache: Map<string, readonly Expansion[]>;
+  /** Word vectors of the catalog vocabulary, for semantic matching; undefined without vectors. */
+  readonly semantic: SemanticIndex | undefined;
+}
+
+/** The catalog words that have a word vector, and a memo of query words' nearest ones. */
+export interface SemanticIndex {
+  readonly vectors: WordVectors;
+  /** Vector row of each catalog word below. */
+  readonly rows: Int32Array;
+  readonly words: readonly string[];
+  readonly stems: readonly string[];
+  /** Query word → its nearest catalog words (semantic.ts). */
+  readonly cache: Map<string, readonly SemanticNeighbour[]>;
+}
+
+export interface SemanticNeighbour {
+  readonly stem: string;
+  readonly word: string;
+  readonly cosine: number;
+}
+
+export interface CatalogIndexOptions {
+  /** Word vectors for semantic matching; default: the shared English vectors; null: none. */
+  readonly vectors?: WordVectors | null;
 }
 
 export interface Expansion {
@@ -67,7 +93,7 @@ function fieldTexts(agent: CatalogAgent): readonly string[] {
 }
 
 /** Builds the index; call again whenever agents are added, changed or removed. */
-export function buildCatalogIndex(agents: readonly CatalogAgent[]): CatalogIndex {
+export function buildCatalogIndex(agents: readonly CatalogAgent[], options: CatalogIndexOptions = {}): CatalogIndex {
   const n = agents.length;
   const perAgent: Map<string, number[]>[] = [];
   const fieldLengths: number[][] = [];
@@ -147,5 +173,29 @@ export function buildCatalogIndex(agents: readonly CatalogAgent[]): CatalogIndex
     capabilities: new Set(agent.capabilities.map((c) => c.toLowerCase())),
   }));
   const byId = new Map(agents.map((agent, i) => [agent.id, i] as const));
-  return { agents: indexed, postings, idf, words, trigrams, byId, expansionCache: new Map() };
+  const vectors = options.vectors === undefined ? sharedWordVectors() : options.vectors;
+  return {
+    agents: indexed,
+    postings,
+    idf,
+    words,
+    trigrams,
+    byId,
+    expansionCache: new Map(),
+    semantic: vectors === null ? undefined : semanticIndex(vectors, words),
+  };
+}
+
+function semanticIndex(vectors: WordVectors, words: ReadonlyMap<string, string>): SemanticIndex {
+  const rows: number[] = [];
+  const kept: string[] = [];
+  const stems: string[] = [];
+  for (const [word, s] of [...words].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const row = vectors.rows.get(word);
+    if (row === undefined) continue;
+    rows.push(row);
+    kept.push(word);
+    stems.push(s);
+  }
+  return { vectors, rows: Int32Array.from(rows), words: kept, stems, cache: new Map() };
 }

@@ -7,6 +7,7 @@
 import { expandWord } from './fuzzy.js';
 import type { CatalogIndex } from './catalog.js';
 import { translations } from './lexicon.js';
+import { semanticNeighbours, semanticQuality } from './semantic.js';
 import { Language, contextText, detectLanguage, isStopWord, stem, tokenize } from './text.js';
 import type { Token } from './text.js';
 
@@ -18,6 +19,8 @@ export interface TermAlternative {
   readonly quality: number;
   /** Human-readable form for reasons: "grammer≈grammar", "vol→flight". */
   readonly label: string;
+  /** Reached through word vectors (semantic.ts) rather than form or translation. */
+  readonly semantic?: boolean;
 }
 
 export interface TermGroup {
@@ -47,12 +50,25 @@ function alternativesFor(index: CatalogIndex, token: Token, language: Language):
       for (const e of expandWord(index, token.folded, s)) offer({ stem: e.stem, quality: quality * e.quality, label: `${token.surface}≈${e.word}` });
     }
   };
+  // Meaning neighbours, at a discount that grows with the distance; a foreign word goes through
+  // its translations (the vectors are English).
+  const semantic = (word: string, quality: number, label: string): void => {
+    for (const n of semanticNeighbours(index, word)) {
+      const q = quality * semanticQuality(n.cosine);
+      if (q > 0) offer({ stem: n.stem, quality: q, label: `${label}≈${n.word}`, semantic: true });
+    }
+  };
   direct(stem(token.folded, Language.EN), 1, token.surface);
-  if (language !== Language.EN) {
+  // Only words the catalog does not know by form reach for neighbours: a known word already says
+  // which agents it means, and its neighbours would mostly add noise.
+  if (language === Language.EN) {
+    if (out.size === 0) semantic(token.folded, 1, token.surface);
+  } else {
     const foreign = stem(token.folded, language);
     for (const english of translations(language, token.folded, foreign)) {
       const s = stem(english, Language.EN);
       if (index.postings.has(s)) offer({ stem: s, quality: 0.9, label: `${token.surface}→${english}` });
+      semantic(english, 0.9, `${token.surface}→${english}`);
     }
   }
   return [...out.values()].sort((a, b) => b.quality - a.quality || (a.stem < b.stem ? -1 : 1));
@@ -85,5 +101,27 @@ export function analyzeQuery(index: CatalogIndex, query: string, context: unknow
     const contextTokens = tokenize(contextText(context));
     addGroups(index, contextTokens, detectLanguage(contextTokens), CONTEXT_WEIGHT, seen, groups);
   }
-  return { language, groups };
+  return { language, groups: oneMeaningPerStem(groups) };
+}
+
+/**
+ * A catalog stem reached only through meaning ("≈") stands in for one request word at most, the
+ * closest: "bake", "chocolate" and "cake" all near "cookie" are one weak hint, not three.
+ */
+function oneMeaningPerStem(groups: readonly TermGroup[]): TermGroup[] {
+  const owner = new Map<string, { group: number; score: number }>();
+  groups.forEach((g, i) => {
+    for (const alt of g.alternatives) {
+      if (!alt.semantic) continue;
+      const score = g.weight * alt.quality;
+      const current = owner.get(alt.stem);
+      if (current === undefined || score > current.score) owner.set(alt.stem, { group: i, score });
+    }
+  });
+  const out: TermGroup[] = [];
+  groups.forEach((g, i) => {
+    const alternatives = g.alternatives.filter((alt) => !alt.semantic || owner.get(alt.stem)?.group === i);
+    if (alternatives.length > 0) out.push(alternatives.length === g.alternatives.length ? g : { ...g, alternatives });
+  });
+  return out;
 }
