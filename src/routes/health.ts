@@ -1,14 +1,19 @@
-/** GET /health: liveness, no auth (spec §4.8). */
+/**
+ * GET /health: liveness, no auth (spec §4.8). `X-Baton-Worker` names the worker slot that
+ * answered, for operators checking that load spreads over the workers.
+ */
 import { json, route } from '../http/route.js';
 import type { Services } from '../services.js';
 
 export function healthRoutes(services: Services) {
+  const workerHeader = { 'X-Baton-Worker': process.env.BATON_WORKER_INDEX ?? '0' };
   return [
     route({
       method: 'get',
       path: '/health',
       access: { kind: 'public' },
-      handle: () => json(200, { status: 'healthy', version: services.version, timestamp: Math.floor(Date.now() / 1000) }),
+      handle: () =>
+        json(200, { status: 'healthy', version: services.version, timestamp: Math.floor(Date.now() / 1000) }, workerHeader),
     }),
   ];
 }

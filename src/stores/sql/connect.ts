@@ -6,6 +6,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { lockDataDir } from './data-dir-lock.js';
 import postgres from 'postgres';
 
 export type Sql = postgres.Sql;
@@ -70,8 +71,18 @@ async function ensureSchema(sql: Sql, schema: string): Promise<void> {
 
 async function openEmbedded(config: SqlConfig): Promise<SqlHandle> {
   const inMemory = config.dataDir === MEMORY_DATA_DIR;
-  if (!inMemory) await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
-  const db = inMemory ? await PGlite.create() : await PGlite.create({ dataDir: config.dataDir });
+  let unlock: () => Promise<void> = async () => undefined;
+  if (!inMemory) {
+    await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+    unlock = await lockDataDir(config.dataDir);
+  }
+  let db: PGlite;
+  try {
+    db = inMemory ? await PGlite.create() : await PGlite.create({ dataDir: config.dataDir });
+  } catch (err) {
+    await unlock();
+    throw err;
+  }
   // Every socket connection shares this one session, so setting search_path here holds for all.
   const schema = quoteIdent(config.databaseSchema);
   await db.exec(`create schema if not exists ${schema}; set search_path to ${schema}`);
@@ -90,6 +101,7 @@ async function openEmbedded(config: SqlConfig): Promise<SqlHandle> {
     await server.start();
   } catch (err) {
     await db.close();
+    await unlock();
     throw err;
   }
 
@@ -118,6 +130,7 @@ async function openEmbedded(config: SqlConfig): Promise<SqlHandle> {
     await server.stop();
     await db.close();
     if (useUnix) await rm(socketPath, { force: true });
+    await unlock();
   }
   return { sql, embedded: true, close };
 }
