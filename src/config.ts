@@ -5,6 +5,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
+import { findInvalidEntry } from './auth/ip-allowlist.js';
 
 export interface Config {
   readonly port: number;
@@ -104,6 +105,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
   if (embedded && overrides.workers !== undefined && overrides.workers > 1) {
     throw new ConfigError('BATON_WORKERS', 'embedded mode (no DATABASE_URL and REDIS_URL) runs one worker');
   }
+  const invalidProxy = findInvalidEntry(trusted);
+  if (invalidProxy !== null) throw new ConfigError('BATON_TRUSTED_PROXIES', `'${invalidProxy}' is not an address or CIDR range`);
   const merged: Config = { ...base, ...overrides };
   if (merged.adminToken !== null && merged.adminToken.length < 16) {
     throw new ConfigError('BATON_ADMIN_TOKEN', 'must be at least 16 characters');

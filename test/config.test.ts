@@ -1,0 +1,32 @@
+import t from 'tap';
+import { loadConfig } from '../src/config.js';
+
+t.test('embedded defaults need no environment', async (t) => {
+  const config = loadConfig({});
+  t.equal(config.port, 8080);
+  t.equal(config.host, '0.0.0.0');
+  t.equal(config.workers, 1, 'embedded mode runs one worker');
+  t.equal(config.publicUrl, 'http://localhost:8080');
+  t.equal(config.databaseUrl, null);
+  t.equal(config.maxBodyBytes, 1_048_576);
+  t.equal(config.allowPrivateUrls, false);
+});
+
+t.test('with Postgres and Redis, workers default to the CPU count and may be set', async (t) => {
+  const env = { DATABASE_URL: 'postgres://x/y', REDIS_URL: 'redis://z', BATON_WORKERS: '3' };
+  t.equal(loadConfig(env).workers, 3);
+});
+
+t.test('invalid values fail at start-up naming the variable', async (t) => {
+  t.throws(() => loadConfig({ BATON_PORT: 'eighty' }), /BATON_PORT/);
+  t.throws(() => loadConfig({ BATON_MAX_BODY_BYTES: '-1' }), /BATON_MAX_BODY_BYTES/);
+  t.throws(() => loadConfig({ BATON_ALLOW_PRIVATE_URLS: 'maybe' }), /BATON_ALLOW_PRIVATE_URLS/);
+  t.throws(() => loadConfig({ BATON_ADMIN_TOKEN: 'short' }), /at least 16/);
+  t.throws(() => loadConfig({ BATON_DB_SCHEMA: 'Robert; drop table' }), /BATON_DB_SCHEMA/);
+});
+
+t.test('explicit overrides win over the environment', async (t) => {
+  t.equal(loadConfig({ BATON_PORT: '9000' }, { port: 9100 }).port, 9100);
+  t.equal(loadConfig({ BATON_PUBLIC_URL: 'https://api.example.com/' }).publicUrl, 'https://api.example.com');
+  t.same(loadConfig({ BATON_TRUSTED_PROXIES: '10.0.0.0/8, 192.168.0.0/16' }).trustedProxies, ['10.0.0.0/8', '192.168.0.0/16']);
+});
