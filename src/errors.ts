@@ -129,3 +129,51 @@ export const serviceUnavailable = (what: string, retryAfterSeconds = 1): ApiErro
 
 export const internalError = (): ApiError =>
   new ApiError(500, ErrorCode.INTERNAL_ERROR, 'Internal error; the request id identifies it in our logs');
+
+export const agentNotFound = (id: string): ApiError =>
+  new ApiError(404, ErrorCode.AGENT_NOT_FOUND, `Agent '${id}' not found`);
+
+/** `holder`: which scope already uses the id (same scope, a global agent, or an account's agent). */
+export const agentAlreadyExists = (id: string, holder: 'same_scope' | 'global' | 'account'): ApiError =>
+  new ApiError(409, ErrorCode.AGENT_ALREADY_EXISTS, `Agent '${id}' already exists`, {
+    field: 'id',
+    details:
+      holder === 'global'
+        ? 'A global agent uses this id; choose another id'
+        : holder === 'account'
+          ? 'An account already has a private agent with this id; choose another id'
+          : 'An agent with this id is already registered; PATCH it or choose another id',
+  });
+
+/** Registration probes failed: `probe` names which endpoint (`health` or `info`) and `reason` why. */
+export const agentUnreachable = (probe: 'health' | 'info', reason: string, details: string): ApiError =>
+  new ApiError(422, ErrorCode.AGENT_UNREACHABLE, `Agent did not pass its /${probe} check: ${details}`, {
+    field: 'url',
+    probe,
+    reason,
+    details,
+  });
+
+export const urlNotAllowed = (reason: string, details: string): ApiError =>
+  new ApiError(400, ErrorCode.URL_NOT_ALLOWED, `Agent URL is not allowed: ${details}`, { field: 'url', reason, details });
+
+/**
+ * 429 for a refused rate-limit check (spec §7). `limit`/`remaining`/`resetAt` describe the window
+ * that refused (`window`: minute or day); `headers` carries Retry-After and the X-RateLimit-*
+ * headers every authenticated response has.
+ */
+export const rateLimitExceeded = (
+  window: 'minute' | 'day',
+  limit: number,
+  remaining: number,
+  resetAt: Date,
+  retryAfterSeconds: number,
+  headers: Readonly<Record<string, string>>,
+): ApiError =>
+  new ApiError(
+    429,
+    ErrorCode.RATE_LIMIT_EXCEEDED,
+    `Rate limit of ${limit} requests per ${window} exceeded; retry in ${retryAfterSeconds} s`,
+    { retryAfter: retryAfterSeconds, limit, remaining, resetAt: resetAt.toISOString(), window },
+    { ...headers, 'Retry-After': String(retryAfterSeconds) },
+  );

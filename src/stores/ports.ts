@@ -112,10 +112,82 @@ export interface UsageStore {
   prune(now: Date): Promise<number>;
 }
 
+/**
+ * A registered agent (spec §2.2, DESIGN §7). `ownerAccountId` null: global (registered with the
+ * operator token, visible to every account); otherwise private to that account.
+ */
+export interface AgentRecord {
+  readonly id: string;
+  readonly ownerAccountId: string | null;
+  readonly name: string;
+  readonly description: string;
+  readonly url: string;
+  readonly vertical: string;
+  readonly capabilities: readonly string[];
+  readonly pricingModel: string;
+  /** basePrice in integer micro-USD (1 USD = 1,000,000). */
+  readonly basePriceMicroUsd: number;
+  /** The agent's call budget, sent as metadata.timeout (1000–300000). */
+  readonly timeoutMs: number;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+export type NewAgent = Omit<AgentRecord, 'createdAt' | 'updatedAt'>;
+
+/** Fields PATCH may change; absent means unchanged. */
+export type AgentPatch = Partial<Omit<NewAgent, 'id' | 'ownerAccountId'>>;
+
+export interface AgentListQuery {
+  /** Case-insensitive exact match. */
+  readonly vertical?: string;
+  /** Case-insensitive: agents having this capability. */
+  readonly capability?: string;
+  readonly limit: number;
+  /** Opaque position from a previous page (`nextCursor`); absent: from the start. */
+  readonly after?: string;
+}
+
+export interface AgentPage {
+  readonly agents: readonly AgentRecord[];
+  /** Pass as `after` for the next page; null on the last page. */
+  readonly nextCursor: string | null;
+}
+
+/** Why a registration was refused as a duplicate (so the 409 can say which scope holds the id). */
+export type AgentConflict = 'same_scope' | 'global' | 'account';
+
+/** `listVisible` was given a cursor it did not issue. */
+export class InvalidAgentCursor extends RangeError {
+  constructor() {
+    super('cursor is not one this service issued');
+    this.name = 'InvalidAgentCursor';
+  }
+}
+
+export interface AgentStore {
+  /**
+   * Inserts atomically unless the id is taken in what some account would see: in the same scope,
+   * by a global agent (for an account's agent) or by any account's agent (for a global one).
+   */
+  create(agent: NewAgent): Promise<{ readonly created: AgentRecord } | { readonly conflict: AgentConflict }>;
+  /** The agent an account (null: the operator) sees under this id: its own first, then global. */
+  getVisible(accountId: string | null, id: string): Promise<AgentRecord | null>;
+  /** The agent of exactly this owner (null: global), or null. */
+  getOwned(ownerAccountId: string | null, id: string): Promise<AgentRecord | null>;
+  /** Agents visible to an account (null: global only), in registration order, one page. */
+  listVisible(accountId: string | null, query: AgentListQuery): Promise<AgentPage>;
+  /** Every agent of every scope, for a worker's in-memory directory. */
+  listAll(): Promise<AgentRecord[]>;
+  update(ownerAccountId: string | null, id: string, patch: AgentPatch): Promise<AgentRecord | null>;
+  delete(ownerAccountId: string | null, id: string): Promise<AgentRecord | null>;
+}
+
 export interface DurableStores {
   readonly accounts: AccountStore;
   readonly apiKeys: ApiKeyStore;
   readonly usage: UsageStore;
+  readonly agents: AgentStore;
   /** Round trip to the database, for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,6 +1,7 @@
 /** Durable stores on SQL (real Postgres or embedded PGlite). */
 import type { DurableStores } from '../ports.js';
 import { sqlAccountStore } from './accounts.js';
+import { sqlAgentStore } from './agents.js';
 import { sqlApiKeyStore } from './api-keys.js';
 import { openSql, type SqlConfig } from './connect.js';
 import { migrate } from './migrate.js';
@@ -28,6 +29,7 @@ export async function openDurableStores(config: SqlConfig, options: DurableOptio
     accounts: sqlAccountStore(sql),
     apiKeys: sqlApiKeyStore(sql),
     usage: sqlUsageStore(sql),
+    agents: sqlAgentStore(sql),
     async ping(): Promise<void> {
       await sql`select 1`;
     },
