@@ -22,6 +22,7 @@ export const ErrorCode = {
   AGENT_UNREACHABLE: 'AGENT_UNREACHABLE',
   URL_NOT_ALLOWED: 'URL_NOT_ALLOWED',
   NO_AGENTS_AVAILABLE: 'NO_AGENTS_AVAILABLE',
+  BUDGET_EXCEEDED: 'BUDGET_EXCEEDED',
   EXECUTION_NOT_FOUND: 'EXECUTION_NOT_FOUND',
   EXECUTION_NOT_CANCELLABLE: 'EXECUTION_NOT_CANCELLABLE',
   IDEMPOTENCY_IN_PROGRESS: 'IDEMPOTENCY_IN_PROGRESS',
@@ -156,3 +157,15 @@ export const agentUnreachable = (probe: 'health' | 'info', reason: string, detai
 
 export const urlNotAllowed = (reason: string, details: string): ApiError =>
   new ApiError(400, ErrorCode.URL_NOT_ALLOWED, `Agent URL is not allowed: ${details}`, { field: 'url', reason, details });
+
+/**
+ * The selection's estimated cost (fee included) is over the request's `maxCost` (422: the request
+ * is well-formed, but nothing can run within its budget). Amounts in USD.
+ */
+export const budgetExceeded = (estimatedCost: number, maxCost: number): ApiError =>
+  new ApiError(422, ErrorCode.BUDGET_EXCEEDED, `Estimated cost ${estimatedCost} USD exceeds maxCost ${maxCost} USD`, {
+    field: 'maxCost',
+    estimatedCost,
+    maxCost,
+    suggestion: 'Raise maxCost, lower selectionCriteria.maxAgents, or narrow the selection to cheaper agents',
+  });
