@@ -183,14 +183,123 @@ export interface AgentStore {
   delete(ownerAccountId: string | null, id: string): Promise<AgentRecord | null>;
 }
 
+export type WebhookDeliveryStatus = 'pending' | 'delivering' | 'delivered' | 'failed';
+
+/** A webhook delivery to enqueue: body and fixed headers already built and signed. */
+export interface NewWebhookDelivery {
+  readonly id: string; // dlv_…
+  readonly executionId: string;
+  readonly accountId: string;
+  readonly url: string;
+  readonly event: string;
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Needed per attempt for the Standard Webhooks signature; erased when the delivery finishes. */
+  readonly signingSecret: string | null;
+  readonly maxAttempts: number;
+  /** First attempt due (normally now). */
+  readonly nextAttemptAt: Date;
+}
+
+export interface WebhookDelivery {
+  readonly id: string;
+  readonly executionId: string;
+  readonly accountId: string;
+  readonly url: string;
+  readonly event: string;
+  /** Position among the execution's deliveries, from 1. */
+  readonly sequence: number;
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly signingSecret: string | null;
+  readonly status: WebhookDeliveryStatus;
+  /** Attempts started (a claim counts one). */
+  readonly attempts: number;
+  readonly maxAttempts: number;
+  readonly nextAttemptAt: Date;
+  readonly lastStatusCode: number | null;
+  readonly lastError: string | null;
+  readonly lastAttemptAt: Date | null;
+  readonly createdAt: Date;
+  readonly deliveredAt: Date | null;
+}
+
+/** How one attempt went, for the delivery log. */
+export interface WebhookAttemptRecord {
+  /** The attempt number the claim returned (`attempts`); a record for an older attempt is ignored. */
+  readonly attempt: number;
+  readonly at: Date;
+  readonly statusCode: number | null;
+  readonly error: string | null;
+}
+
+/**
+ * The webhook outbox (DESIGN §11). Deliveries of one execution go out in `sequence` order: a row
+ * is not claimed while an earlier row of its execution is pending or delivering.
+ */
+export interface WebhookStore {
+  /** Adds a delivery after the execution's others; if this execution already has this event, returns that one. */
+  enqueue(delivery: NewWebhookDelivery): Promise<WebhookDelivery>;
+  /**
+   * Claims up to `limit` due deliveries (and ones whose claim lapsed) for one attempt each:
+   * marks them delivering until `now + leaseMs` and counts the attempt. Safe across workers:
+   * a row is claimed by one of them only.
+   */
+  claimDue(now: Date, limit: number, leaseMs: number): Promise<WebhookDelivery[]>;
+  /** Each returns false when the attempt is no longer the current one (its claim lapsed and was retaken). */
+  markDelivered(id: string, record: WebhookAttemptRecord): Promise<boolean>;
+  scheduleRetry(id: string, record: WebhookAttemptRecord, nextAttemptAt: Date): Promise<boolean>;
+  markFailed(id: string, record: WebhookAttemptRecord): Promise<boolean>;
+  /** An execution's deliveries in sequence order; another account's execution has none. */
+  listByExecution(accountId: string, executionId: string): Promise<WebhookDelivery[]>;
+  /** Earliest next attempt among unfinished deliveries, for the poller's next wake-up; null if none. */
+  nextDueAt(): Promise<Date | null>;
+}
+
 export interface DurableStores {
   readonly accounts: AccountStore;
   readonly apiKeys: ApiKeyStore;
   readonly usage: UsageStore;
+  readonly webhooks: WebhookStore;
   readonly agents: AgentStore;
+  readonly executions: ExecutionStore;
+  readonly idempotency: IdempotencyStore;
   /** Round trip to the database, for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Request-rate limits of one account (spec §8): fixed windows, per UTC minute and per UTC day. */
+export interface RateLimits {
+  readonly perMinute: number;
+  readonly perDay: number;
+}
+
+/** One fixed window's state after a check. */
+export interface RateWindow {
+  readonly limit: number;
+  /** Requests still admitted in this window (after this one, when it was admitted). */
+  readonly remaining: number;
+  /** When the window ends (epoch milliseconds). */
+  readonly resetAtMs: number;
+}
+
+/**
+ * The outcome of one rate-limit check. The top-level `limit`/`resetAtMs` are the per-minute
+ * window's (what X-RateLimit-* carry); `remaining` is the smaller of both windows' remainders,
+ * so a client is never told it has requests left that the daily window would refuse.
+ */
+export interface RateLimitDecision {
+  readonly allowed: boolean;
+  readonly limit: number;
+  readonly remaining: number;
+  readonly resetAtMs: number;
+  /** 0 when allowed; otherwise whole seconds until the refusing window ends (at least 1). */
+  readonly retryAfterSeconds: number;
+  /** Refused: the window that refused (the day when both did). Allowed: the one with fewer requests left. */
+  readonly window: 'minute' | 'day';
+  readonly minute: RateWindow;
+  readonly day: RateWindow;
 }
 
 /**
@@ -213,6 +322,99 @@ export interface Coordination {
     message: string,
     timeoutMs: number,
   ): Promise<{ readonly delivered: number; readonly acknowledged: number }>;
+  /**
+   * Counts one request of `accountId` against both windows containing `nowMs`, atomically and
+   * in one round trip: admitted only when both windows have room, and then counted in both;
+   * a refused request is not counted. Shared by every worker and node on the same Redis.
+   */
+  rateLimit(accountId: string, limits: RateLimits, nowMs: number): Promise<RateLimitDecision>;
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A selected agent as recorded on an execution (prices in micro-USD). */
+export interface ExecutionAgent {
+  readonly id: string;
+  readonly name: string;
+  readonly vertical: string;
+  readonly confidence: number;
+  readonly estimatedCostMicros: number;
+}
+
+export interface ExecutionWebhook {
+  readonly url: string;
+  readonly events: readonly string[];
+  /** The receiver's shared secret; kept until the execution's events are signed. */
+  readonly secret: string | null;
+}
+
+export type ExecutionStatusName = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+
+/** One orchestration execution, as stored. Money in micro-USD, times in ms / ISO strings. */
+export interface ExecutionRecord {
+  readonly id: string;
+  readonly accountId: string;
+  readonly status: ExecutionStatusName;
+  readonly query: string;
+  readonly context: Readonly<Record<string, unknown>>;
+  readonly mode: 'PARALLEL' | 'SEQUENTIAL' | 'DAG';
+  readonly aggregation: 'merge' | 'best' | 'vote' | 'custom';
+  readonly customAggregator: string | null;
+  readonly dependencies: Readonly<Record<string, readonly string[]>> | null;
+  readonly selectedAgents: readonly ExecutionAgent[];
+  readonly timeoutMs: number | null;
+  readonly maxCostMicros: number | null;
+  readonly webhook: ExecutionWebhook | null;
+  readonly estimatedCostMicros: number;
+  readonly estimatedDurationMs: number;
+  readonly progress: { readonly completed: number; readonly total: number; readonly currentAgent: string | null } | null;
+  readonly result: { readonly summary: string; readonly details: Readonly<Record<string, unknown>> } | null;
+  readonly error: { readonly code: string; readonly message: string } | null;
+  readonly actualCostMicros: number | null;
+  readonly actualDurationMs: number | null;
+  readonly agentsUsed: number | null;
+  readonly createdAt: string;
+  readonly startedAt: string | null;
+  readonly completedAt: string | null;
+}
+
+/** Fields a transition may set, besides the status. */
+export type ExecutionPatch = Partial<
+  Pick<
+    ExecutionRecord,
+    'progress' | 'result' | 'error' | 'actualCostMicros' | 'actualDurationMs' | 'agentsUsed' | 'startedAt' | 'completedAt'
+  >
+>;
+
+export interface ExecutionStore {
+  /** Durably records new executions; concurrent calls are committed together (group commit). */
+  insert(record: ExecutionRecord): Promise<void>;
+  /** The execution if it belongs to the account; null otherwise (no cross-account leaks). */
+  get(accountId: string, id: string): Promise<ExecutionRecord | null>;
+  /** Any account's execution, for the runtime (owner actors, recovery). */
+  getById(id: string): Promise<ExecutionRecord | null>;
+  /**
+   * Moves an execution to `status` only if it is currently in one of `from`; returns the updated
+   * record, or null when it was not (another transition won, e.g. a cancel against a completion).
+   */
+  transition(id: string, from: readonly ExecutionStatusName[], status: ExecutionStatusName, patch: ExecutionPatch): Promise<ExecutionRecord | null>;
+  /** Updates progress of a RUNNING execution (best effort; batched). */
+  updateProgress(id: string, progress: NonNullable<ExecutionRecord['progress']>): Promise<void>;
+  /** Ids of executions still PENDING or RUNNING (for recovery). */
+  listLive(limit: number): Promise<Array<{ readonly id: string; readonly status: ExecutionStatusName; readonly updatedAt: Date }>>;
+}
+
+export type IdempotencyClaim =
+  | { readonly kind: 'claimed' }
+  | { readonly kind: 'done'; readonly status: number; readonly body: unknown }
+  | { readonly kind: 'in_progress' }
+  | { readonly kind: 'mismatch' };
+
+export interface IdempotencyStore {
+  /** Claims (accountId, key) for a request with this body hash, or reports what holds it. */
+  claim(accountId: string, key: string, requestHash: string, ttlMs: number): Promise<IdempotencyClaim>;
+  /** Stores the response of a claimed key. */
+  complete(accountId: string, key: string, status: number, body: unknown): Promise<void>;
+  /** Releases a claim whose request failed in a way a retry may fix (5xx). */
+  release(accountId: string, key: string): Promise<void>;
 }

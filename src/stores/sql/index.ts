@@ -2,6 +2,8 @@
 import type { DurableStores } from '../ports.js';
 import { sqlAccountStore } from './accounts.js';
 import { sqlAgentStore } from './agents.js';
+import { sqlExecutionStore } from './executions.js';
+import { sqlIdempotencyStore } from './idempotency.js';
 import { sqlApiKeyStore } from './api-keys.js';
 import { openSql, type SqlConfig } from './connect.js';
 import { migrate } from './migrate.js';
@@ -30,6 +32,8 @@ export async function openDurableStores(config: SqlConfig, options: DurableOptio
     apiKeys: sqlApiKeyStore(sql),
     usage: sqlUsageStore(sql),
     agents: sqlAgentStore(sql),
+    executions: sqlExecutionStore(sql),
+    idempotency: sqlIdempotencyStore(sql),
     async ping(): Promise<void> {
       await sql`select 1`;
     },
