@@ -159,6 +159,27 @@ export const urlNotAllowed = (reason: string, details: string): ApiError =>
   new ApiError(400, ErrorCode.URL_NOT_ALLOWED, `Agent URL is not allowed: ${details}`, { field: 'url', reason, details });
 
 /**
+ * 429 for a refused rate-limit check (spec §7). `limit`/`remaining`/`resetAt` describe the window
+ * that refused (`window`: minute or day); `headers` carries Retry-After and the X-RateLimit-*
+ * headers every authenticated response has.
+ */
+export const rateLimitExceeded = (
+  window: 'minute' | 'day',
+  limit: number,
+  remaining: number,
+  resetAt: Date,
+  retryAfterSeconds: number,
+  headers: Readonly<Record<string, string>>,
+): ApiError =>
+  new ApiError(
+    429,
+    ErrorCode.RATE_LIMIT_EXCEEDED,
+    `Rate limit of ${limit} requests per ${window} exceeded; retry in ${retryAfterSeconds} s`,
+    { retryAfter: retryAfterSeconds, limit, remaining, resetAt: resetAt.toISOString(), window },
+    { ...headers, 'Retry-After': String(retryAfterSeconds) },
+  );
+
+/**
  * The selection's estimated cost (fee included) is over the request's `maxCost` (422: the request
  * is well-formed, but nothing can run within its budget). Amounts in USD.
  */

@@ -9,7 +9,11 @@ import { createKeyHasher } from './auth/key-material.js';
 import { startKeyRevocations } from './auth/revocations.js';
 import type { Config } from './config.js';
 import { createHttpServer } from './http/app.js';
+import { directRateLimiter } from './limits/rate-limiter.js';
+import { rateLimitGate } from './limits/rate-limit-gate.js';
 import type { Logger } from './log.js';
+import { createMetrics } from './metrics/index.js';
+import { startRuntimeSampler } from './metrics/runtime.js';
 import { allRoutes } from './routes/index.js';
 import type { Services } from './services.js';
 import { openStores } from './stores/open.js';
@@ -39,6 +43,9 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const keyCache = new KeyCache(KEY_CACHE);
   const revocations = await startKeyRevocations(stores.coordination, keyCache, logger);
   const hashKey = createKeyHasher(config.keyHashSecret);
+  const metrics = createMetrics(config.statsd, { worker: process.env.BATON_WORKER_INDEX ?? '0', logger });
+  const storePings = { postgres: () => stores.durable.ping(), ...(config.redisUrl === null ? {} : { redis: () => stores.coordination.ping() }) };
+  const sampler = startRuntimeSampler({ metrics, stores: storePings });
   const services: Services = {
     config,
     logger,
@@ -47,6 +54,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     coordination: stores.coordination,
     hashKey,
     revocations,
+    metrics,
   };
   const authenticator = new Authenticator({ keys: stores.durable.apiKeys, cache: keyCache, hash: hashKey, adminToken: config.adminToken });
   const server = createHttpServer(allRoutes(services), {
@@ -55,8 +63,10 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     logger,
     body: { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs },
     trustedProxies: config.trustedProxies.length > 0 ? compileAllowlist(config.trustedProxies) : null,
-    gate: null,
+    // The gate calls the limiter directly rather than through the RateLimitActor: bench/RESULTS.md.
+    gate: rateLimitGate(directRateLimiter(stores.coordination), metrics),
     sseMaxBufferedBytes: SSE_MAX_BUFFERED_BYTES,
+    observe: (route, method, status, durationMs) => metrics.httpRequest(route, method, status, durationMs),
   });
   const port = await server.listen(config.host, config.port);
   return {
@@ -72,7 +82,9 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       }
       await actors.stop();
       await revocations.stop();
+      sampler.stop();
       await stores.close();
+      await metrics.close();
       server.closeAll();
     },
   };

@@ -7,11 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Redis, type RedisOptions } from 'ioredis';
-import type { Coordination } from '../ports.js';
+import type { Coordination, RateLimitDecision, RateLimits } from '../ports.js';
 import { stderrLogger, type StoreLogger } from '../log.js';
 import { decodeEnvelope, encodeEnvelope, NONCE_LENGTH } from './envelope.js';
 import { runHandlers, type Handler } from './handlers.js';
 import { keys } from './keys.js';
+import { assertLimits, DAY_MS, decide, MINUTE_MS, windowOf } from './rate-windows.js';
 import { defineScripts } from './scripts.js';
 
 export interface IoredisCoordinationOptions {
@@ -186,6 +187,23 @@ export function ioredisCoordination(options: IoredisCoordinationOptions): Coordi
       // Late acknowledgements recreate the key with a TTL, so this delete is only tidiness.
       inBackground(commands.del(ackKey).catch((err: unknown) => log.warn({ err }, 'deleting an ack list failed')));
       return { delivered, acknowledged };
+    },
+
+    async rateLimit(accountId: string, limits: RateLimits, nowMs: number): Promise<RateLimitDecision> {
+      assertLimits(limits);
+      const minute = windowOf(nowMs, MINUTE_MS);
+      const day = windowOf(nowMs, DAY_MS);
+      // Auto-pipelining sends every check issued in the same tick as one write: under load the
+      // checks of many requests share a round trip.
+      const [admitted, minuteCount, dayCount] = await commands.batonRateLimit(
+        k.rateMinute(accountId, minute.index),
+        k.rateDay(accountId, day.index),
+        limits.perMinute,
+        limits.perDay,
+        minute.ttlMs,
+        day.ttlMs,
+      );
+      return decide(admitted === 1, minuteCount, dayCount, limits, nowMs);
     },
 
     async ping(): Promise<void> {

@@ -12,15 +12,25 @@ export interface RedisKeys {
   readonly channelPattern: string;
   /** List collecting acknowledgements of one broadcast. */
   ack(nonce: string): string;
+  /**
+   * Request counters of one account for one fixed window (window number since the epoch). The
+   * account id is a hash tag, so both windows of an account live in one Redis Cluster slot and
+   * one script can touch both.
+   */
+  rateMinute(accountId: string, minuteIndex: number): string;
+  rateDay(accountId: string, dayIndex: number): string;
 }
 
 export function keys(prefix: string): RedisKeys {
   const channelPrefix = `${prefix}ch:`;
   const ackPrefix = `${prefix}ack:`;
+  const ratePrefix = `${prefix}rl:{`;
   return {
     prefix,
     channel: (name) => channelPrefix + name,
     channelPattern: `${channelPrefix}*`,
     ack: (nonce) => ackPrefix + nonce,
+    rateMinute: (accountId, minuteIndex) => `${ratePrefix}${accountId}}:m:${minuteIndex}`,
+    rateDay: (accountId, dayIndex) => `${ratePrefix}${accountId}}:d:${dayIndex}`,
   };
 }

@@ -4,21 +4,67 @@
  * broadcast waits for each receiving adapter's handlers to finish. Adapters sharing one bus
  * behave like workers sharing one Redis, which is how tests model several workers.
  */
-import type { Coordination } from '../ports.js';
+import type { Coordination, RateLimitDecision, RateLimits } from '../ports.js';
 import { stderrLogger, type StoreLogger } from '../log.js';
 import { runHandlers, type Handler } from './handlers.js';
+import { assertLimits, DAY_MS, decide, MINUTE_MS } from './rate-windows.js';
 
 /** One adapter's presence on a channel of the bus. */
 interface Member {
   deliver(message: string): Promise<unknown>;
 }
 
+/** One account's counters: the current minute and day windows (older ones are simply replaced). */
+interface RateCounter {
+  minuteIndex: number;
+  minute: number;
+  dayIndex: number;
+  day: number;
+}
+
 export interface MemoryBus {
   readonly channels: Map<string, Set<Member>>;
+  /** Rate-limit counters per account, shared like Redis keys by every adapter on the bus. */
+  readonly rateCounters: Map<string, RateCounter>;
+  /** Day window last swept for counters of accounts that stopped calling. */
+  rateSweptDay: number;
 }
 
 export function createMemoryBus(): MemoryBus {
-  return { channels: new Map() };
+  return { channels: new Map(), rateCounters: new Map(), rateSweptDay: 0 };
+}
+
+/** Plain code doing what lua/rate-limit-2.lua does; synchronous, hence atomic in one process. */
+function countRequest(bus: MemoryBus, accountId: string, limits: RateLimits, nowMs: number): RateLimitDecision {
+  const minuteIndex = Math.floor(nowMs / MINUTE_MS);
+  const dayIndex = Math.floor(nowMs / DAY_MS);
+  if (dayIndex > bus.rateSweptDay) {
+    // Counters of earlier days can never be read again; dropping them bounds memory to the
+    // accounts active today, like the TTLs on the Redis keys.
+    for (const [id, counter] of bus.rateCounters) if (counter.dayIndex < dayIndex) bus.rateCounters.delete(id);
+    bus.rateSweptDay = dayIndex;
+  }
+  let counter = bus.rateCounters.get(accountId);
+  if (counter === undefined) {
+    counter = { minuteIndex, minute: 0, dayIndex, day: 0 };
+    bus.rateCounters.set(accountId, counter);
+  }
+  // Only the latest window's count is kept: a check in another window starts from zero, as the
+  // Redis script finds no key for a window it has not counted yet.
+  if (counter.minuteIndex !== minuteIndex) {
+    counter.minuteIndex = minuteIndex;
+    counter.minute = 0;
+  }
+  if (counter.dayIndex !== dayIndex) {
+    counter.dayIndex = dayIndex;
+    counter.day = 0;
+  }
+  if (counter.minute >= limits.perMinute || counter.day >= limits.perDay) {
+    return decide(false, counter.minute, counter.day, limits, nowMs);
+  }
+  counter.minute += 1;
+  counter.day += 1;
+  return decide(true, counter.minute, counter.day, limits, nowMs);
 }
 
 export interface MemoryCoordinationOptions {
@@ -102,6 +148,12 @@ export function memoryCoordination(options: MemoryCoordinationOptions = {}): Coo
         }
       });
       return { delivered, acknowledged };
+    },
+
+    async rateLimit(accountId: string, limits: RateLimits, nowMs: number): Promise<RateLimitDecision> {
+      assertOpen();
+      assertLimits(limits);
+      return countRequest(bus, accountId, limits, nowMs);
     },
 
     async ping(): Promise<void> {

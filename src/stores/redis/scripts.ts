@@ -6,17 +6,26 @@ import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import { asset } from '../../paths.js';
 
-const SCRIPT_NAMES = ['ack-1'] as const;
+const SCRIPT_NAMES = ['ack-1', 'rate-limit-2'] as const;
 type ScriptFile = (typeof SCRIPT_NAMES)[number];
 
 export interface ScriptCommands {
   /** See lua/ack-1.lua. */
   batonAck(ackKey: string, workerId: string, ttlMs: number): Promise<number>;
+  /** See lua/rate-limit-2.lua: `[admitted, minuteCount, dayCount]`. */
+  batonRateLimit(
+    minuteKey: string,
+    dayKey: string,
+    perMinute: number,
+    perDay: number,
+    minuteTtlMs: number,
+    dayTtlMs: number,
+  ): Promise<[number, number, number]>;
 }
 
 export type RedisWithScripts = Redis & ScriptCommands;
 
-const COMMAND_NAMES: Record<ScriptFile, keyof ScriptCommands> = { 'ack-1': 'batonAck' };
+const COMMAND_NAMES: Record<ScriptFile, keyof ScriptCommands> = { 'ack-1': 'batonAck', 'rate-limit-2': 'batonRateLimit' };
 
 let sources: Map<ScriptFile, string> | null = null;
 
