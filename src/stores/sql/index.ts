@@ -8,6 +8,7 @@ import { sqlApiKeyStore } from './api-keys.js';
 import { openSql, type SqlConfig } from './connect.js';
 import { migrate } from './migrate.js';
 import { sqlUsageStore } from './usage.js';
+import { sqlWebhookStore } from './webhooks.js';
 
 export { MEMORY_DATA_DIR, openSql, type Sql, type SqlConfig, type SqlHandle } from './connect.js';
 export { migrate, listMigrations } from './migrate.js';
@@ -31,6 +32,7 @@ export async function openDurableStores(config: SqlConfig, options: DurableOptio
     accounts: sqlAccountStore(sql),
     apiKeys: sqlApiKeyStore(sql),
     usage: sqlUsageStore(sql),
+    webhooks: sqlWebhookStore(sql),
     agents: sqlAgentStore(sql),
     executions: sqlExecutionStore(sql),
     idempotency: sqlIdempotencyStore(sql),
