@@ -1,6 +1,8 @@
 /** What route handlers may use. Built once per worker by `src/worker.ts`. */
 import type { KeyRevocations } from './auth/revocations.js';
 import type { KeyHasher } from './auth/key-material.js';
+import type { AgentDirectory } from './agents/directory.js';
+import type { AgentClient } from './agents/protocol/index.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics/index.js';
@@ -14,6 +16,10 @@ export interface Services {
   readonly coordination: Coordination;
   readonly hashKey: KeyHasher;
   readonly revocations: KeyRevocations;
+  /** Registered agents: in-memory view, selection, per-agent actors (docs/agents.md). */
+  readonly agents: AgentDirectory;
+  /** The worker's one agent protocol client: one keep-alive pool per agent origin. */
+  readonly agentClient: AgentClient;
   /** StatsD metrics (a no-op when BATON_STATSD is unset); see docs/metrics.md. */
   readonly metrics: Metrics;
 }

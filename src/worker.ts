@@ -7,6 +7,8 @@ import { compileAllowlist } from './auth/ip-allowlist.js';
 import { KeyCache } from './auth/key-cache.js';
 import { createKeyHasher } from './auth/key-material.js';
 import { startKeyRevocations } from './auth/revocations.js';
+import { startAgentDirectory } from './agents/directory.js';
+import { createAgentClient } from './agents/protocol/index.js';
 import type { Config } from './config.js';
 import { createHttpServer } from './http/app.js';
 import { directRateLimiter } from './limits/rate-limiter.js';
@@ -19,6 +21,7 @@ import type { Services } from './services.js';
 import { openStores } from './stores/open.js';
 import { startActorSystem } from '../actors/root-supervisor.js';
 import { spawnUsageActor } from '../actors/usage-actor.js';
+import { spawnAgentRegistry } from '../actors/agent-registry-actor.js';
 import { VERSION } from './version.js';
 import { isPrimaryMessage, type WorkerMessage } from './worker-messages.js';
 
@@ -40,6 +43,14 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     onChildFailed: (crash) => logger.error({ crash: String(crash.error) }, 'actor gave up after its restart budget'),
   });
   const usage = spawnUsageActor(actors, { store: stores.durable.usage, logger: logger.child({ actor: 'usage' }) });
+  const agentClient = createAgentClient({ allowPrivate: config.allowPrivateUrls });
+  const agents = await startAgentDirectory({
+    store: stores.durable.agents,
+    coordination: stores.coordination,
+    client: agentClient,
+    registry: spawnAgentRegistry(actors, logger.child({ actor: 'agents' })),
+    logger: logger.child({ component: 'agents' }),
+  });
   const keyCache = new KeyCache(KEY_CACHE);
   const revocations = await startKeyRevocations(stores.coordination, keyCache, logger);
   const hashKey = createKeyHasher(config.keyHashSecret);
@@ -54,6 +65,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     coordination: stores.coordination,
     hashKey,
     revocations,
+    agents,
+    agentClient,
     metrics,
   };
   const authenticator = new Authenticator({ keys: stores.durable.apiKeys, cache: keyCache, hash: hashKey, adminToken: config.adminToken });
@@ -80,7 +93,9 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       } catch (error) {
         logger.warn({ err: error }, 'usage not fully flushed at shutdown');
       }
+      await agents.stop();
       await actors.stop();
+      await agentClient.close();
       await revocations.stop();
       sampler.stop();
       await stores.close();

@@ -2,10 +2,11 @@
 import type { Route } from '../http/route.js';
 import type { Services } from '../services.js';
 import { accountRoutes } from './accounts.js';
+import { agentRoutes } from './agents.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { authTestRoutes } from './auth-test.js';
 import { healthRoutes } from './health.js';
 
 export function allRoutes(services: Services): Route[] {
-  return [...healthRoutes(services), ...authTestRoutes(), ...accountRoutes(services), ...apiKeyRoutes(services)];
+  return [...healthRoutes(services), ...authTestRoutes(), ...accountRoutes(services), ...apiKeyRoutes(services), ...agentRoutes(services)];
 }

@@ -1,0 +1,57 @@
+/** Request bodies of the agent endpoints (spec §2.2, §4.5, DESIGN §7). */
+import { Type, type Static } from '@sinclair/typebox';
+import { Name } from './common.js';
+
+/** Lowercase slug: letters and digits in runs joined by single hyphens or underscores. */
+export const AgentId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9]+(?:[-_][a-z0-9]+)*$' });
+
+const Label = (maxLength: number) => Type.String({ minLength: 1, maxLength, pattern: '^[^\\u0000-\\u001f]+$' });
+
+const AgentFields = {
+  name: Name,
+  description: Type.String({ maxLength: 4000 }),
+  /** Checked against the outbound URL policy and probed before anything is stored. */
+  url: Type.String({ minLength: 1, maxLength: 2048 }),
+  /** Free category label (spec §2.2). */
+  vertical: Label(64),
+  capabilities: Type.Array(Label(128), { maxItems: 100, uniqueItems: true }),
+  pricing: Type.Object(
+    {
+      model: Label(64),
+      /** USD; stored as integer micro-USD. */
+      basePrice: Type.Number({ minimum: 0, maximum: 1_000_000 }),
+    },
+    { additionalProperties: false },
+  ),
+  /** Budget per call sent as metadata.timeout; default 30000. */
+  timeoutMs: Type.Integer({ minimum: 1000, maximum: 300_000 }),
+};
+
+export const RegisterAgentBody = Type.Object(
+  {
+    id: AgentId,
+    name: AgentFields.name,
+    description: AgentFields.description,
+    url: AgentFields.url,
+    vertical: AgentFields.vertical,
+    capabilities: AgentFields.capabilities,
+    pricing: AgentFields.pricing,
+    timeoutMs: Type.Optional(AgentFields.timeoutMs),
+  },
+  { additionalProperties: false },
+);
+export type RegisterAgentBody = Static<typeof RegisterAgentBody>;
+
+export const UpdateAgentBody = Type.Object(
+  {
+    name: Type.Optional(AgentFields.name),
+    description: Type.Optional(AgentFields.description),
+    url: Type.Optional(AgentFields.url),
+    vertical: Type.Optional(AgentFields.vertical),
+    capabilities: Type.Optional(AgentFields.capabilities),
+    pricing: Type.Optional(AgentFields.pricing),
+    timeoutMs: Type.Optional(AgentFields.timeoutMs),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+export type UpdateAgentBody = Static<typeof UpdateAgentBody>;
