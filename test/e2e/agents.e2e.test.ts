@@ -4,7 +4,7 @@
  */
 import t from 'tap';
 import { startMockAgentFleet, type MockAgent } from '../fixtures/mock-agent-fleet.js';
-import { ADMIN_TOKEN, api, createAccountWithKey, startServer } from '../helpers/server.js';
+import { ADMIN_TOKEN, api, createAccountWithKey, startServer, type ApiResponse } from '../helpers/server.js';
 
 const server = await startServer(t, { mode: 'embedded' });
 const fleet = await startMockAgentFleet([{}, { health: 'unhealthy' }, { refuseAfterStart: true }, {}]);
@@ -154,7 +154,7 @@ t.test('the list filters by capability and pages with an opaque cursor', async (
   const seen: string[] = [];
   let cursor: string | null = null;
   do {
-    const res: Awaited<ReturnType<typeof api>> = await api(server, 'GET', `/v1/agents?vertical=${vertical}&limit=2${cursor ? `&cursor=${cursor}` : ''}`, { key });
+    const res: ApiResponse = await api(server, 'GET', `/v1/agents?vertical=${vertical}&limit=2${cursor ? `&cursor=${cursor}` : ''}`, { key });
     t.equal(res.status, 200);
     seen.push(...(res.body.agents as Array<Record<string, unknown>>).map((x) => x.id as string));
     cursor = res.body.nextCursor as string | null;
