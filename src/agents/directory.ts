@@ -164,6 +164,8 @@ export async function startAgentDirectory(options: AgentDirectoryOptions): Promi
   /** Agent keys per owner ('' for global). */
   const byOwner = new Map<string, Set<string>>();
   const board = new Map<string, AgentStatsSnapshot>();
+  /** Which spawn of an agent key is current, so a stale actor's publish is dropped. */
+  const generations = new Map<string, number>();
   const scopes = new Map<string, Scope>();
   let spawned = 0;
   let stopped = false;
@@ -188,13 +190,16 @@ export async function startAgentDirectory(options: AgentDirectoryOptions): Promi
       return;
     }
     spawned += 1;
-    const ref = registry.spawnAgent(`${record.id}-${spawned}`, {
+    const generation = spawned;
+    // Set before spawning: the actor publishes from its init, inside spawnAgent.
+    generations.set(key, generation);
+    const ref = registry.spawnAgent(`${record.id}-${generation}`, {
       agent: record,
       client,
       logger,
       publish: (snapshot) => {
-        // A removed agent's actor may publish once more while stopping; keep the board clean.
-        if (entries.get(key)?.ref === ref) board.set(key, snapshot);
+        // A removed (or replaced) agent's actor may publish once more while stopping; ignore it.
+        if (generations.get(key) === generation) board.set(key, snapshot);
       },
       ...(options.tuning !== undefined ? { tuning: options.tuning } : {}),
       ...(options.random !== undefined ? { random: options.random } : {}),
@@ -215,6 +220,7 @@ export async function startAgentDirectory(options: AgentDirectoryOptions): Promi
     if (existing === undefined) return;
     entries.delete(key);
     board.delete(key);
+    generations.delete(key);
     byOwner.get(ownerKey(owner))?.delete(key);
     stop(existing.ref);
     invalidate(owner);
@@ -358,6 +364,7 @@ export async function startAgentDirectory(options: AgentDirectoryOptions): Promi
       for (const entry of entries.values()) stop(entry.ref);
       entries.clear();
       board.clear();
+      generations.clear();
       scopes.clear();
     },
   };
