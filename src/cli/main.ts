@@ -74,6 +74,21 @@ program
     await createKeyCommand(loadConfig(), options);
   });
 
+program
+  .command('bench')
+  .description('run the bench suite (as `npm run bench`) and write bench/RESULTS.md')
+  .option('-d, --duration <seconds>', 'seconds per scenario (BENCH_DURATION, default 5)', integerOption)
+  .option('-c, --connections <n>', 'load generator connections (BENCH_CONNECTIONS, default 64)', integerOption)
+  .option('-o, --out <file>', 'results file (BENCH_OUT, default bench/RESULTS.md)')
+  .action(async (options: { duration?: number; connections?: number; out?: string }) => {
+    const { runBench } = await import('../../bench/run.js');
+    await runBench({
+      ...(options.duration === undefined ? {} : { durationSeconds: options.duration }),
+      ...(options.connections === undefined ? {} : { connections: options.connections }),
+      ...(options.out === undefined ? {} : { out: options.out }),
+    });
+  });
+
 program.parseAsync(process.argv).catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
   console.error(`baton: ${message}`);
