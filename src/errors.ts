@@ -190,3 +190,30 @@ export const budgetExceeded = (estimatedCost: number, maxCost: number): ApiError
     maxCost,
     suggestion: 'Raise maxCost, lower selectionCriteria.maxAgents, or narrow the selection to cheaper agents',
   });
+
+/** Selection found nothing; `suggestion` says which criterion to relax. */
+export const noAgentsAvailable = (criteria: Readonly<Record<string, unknown>>, suggestion: string): ApiError =>
+  new ApiError(404, ErrorCode.NO_AGENTS_AVAILABLE, 'No agent matches the selection criteria', { criteria, suggestion });
+
+/** Unknown id, or another account's execution: the same answer, so nothing leaks. */
+export const executionNotFound = (id: string): ApiError =>
+  new ApiError(404, ErrorCode.EXECUTION_NOT_FOUND, `Execution '${id}' not found`);
+
+export const executionNotCancellable = (id: string, status: string): ApiError =>
+  new ApiError(409, ErrorCode.EXECUTION_NOT_CANCELLABLE, `Execution '${id}' is ${status} and can no longer be cancelled`, { status });
+
+export const idempotencyInProgress = (key: string): ApiError =>
+  new ApiError(
+    409,
+    ErrorCode.IDEMPOTENCY_IN_PROGRESS,
+    `A request with X-Idempotency-Key '${key}' is still being processed; retry shortly`,
+    { retryAfter: 1 },
+    { 'Retry-After': '1' },
+  );
+
+export const idempotencyKeyReused = (key: string): ApiError =>
+  new ApiError(
+    422,
+    ErrorCode.IDEMPOTENCY_KEY_REUSED,
+    `X-Idempotency-Key '${key}' was already used with a different request body; use a new key for a new request`,
+  );

@@ -6,6 +6,7 @@ import type { AgentClient } from './agents/protocol/index.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics/index.js';
+import type { OrchestrationService } from './orchestration/service.js';
 import type { Coordination, DurableStores } from './stores/ports.js';
 
 export interface Services {
@@ -22,4 +23,6 @@ export interface Services {
   readonly agentClient: AgentClient;
   /** StatsD metrics (a no-op when BATON_STATSD is unset); see docs/metrics.md. */
   readonly metrics: Metrics;
+  /** Orchestration executions: submit, status, cancel (src/orchestration/service.ts). */
+  readonly orchestration: OrchestrationService;
 }

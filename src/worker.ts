@@ -22,6 +22,9 @@ import { openStores } from './stores/open.js';
 import { startActorSystem } from '../actors/root-supervisor.js';
 import { spawnUsageActor } from '../actors/usage-actor.js';
 import { spawnAgentRegistry } from '../actors/agent-registry-actor.js';
+import { executionsSupervisor } from '../actors/executions-supervisor.js';
+import { createExecutionEvents } from './orchestration/events.js';
+import { startOrchestration } from './orchestration/service.js';
 import { VERSION } from './version.js';
 import { isPrimaryMessage, type WorkerMessage } from './worker-messages.js';
 
@@ -55,6 +58,27 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const revocations = await startKeyRevocations(stores.coordination, keyCache, logger);
   const hashKey = createKeyHasher(config.keyHashSecret);
   const metrics = createMetrics(config.statsd, { worker: process.env.BATON_WORKER_INDEX ?? '0', logger });
+  const executionEvents = createExecutionEvents({ metrics, logger });
+  const supervisor = actors.spawnChild(
+    executionsSupervisor({
+      directory: agents,
+      executions: stores.durable.executions,
+      events: executionEvents,
+      logger: logger.child({ actor: 'executions' }),
+    }),
+    { name: 'executions' },
+  );
+  const orchestration = await startOrchestration({
+    directory: agents,
+    executions: stores.durable.executions,
+    idempotency: stores.durable.idempotency,
+    coordination: stores.coordination,
+    supervisor,
+    publicUrl: config.publicUrl,
+    allowPrivateUrls: config.allowPrivateUrls,
+    logger: logger.child({ component: 'orchestration' }),
+    onClosedExternally: (record) => executionEvents.transitioned(record),
+  });
   const storePings = { postgres: () => stores.durable.ping(), ...(config.redisUrl === null ? {} : { redis: () => stores.coordination.ping() }) };
   const sampler = startRuntimeSampler({ metrics, stores: storePings });
   const services: Services = {
@@ -68,6 +92,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     agents,
     agentClient,
     metrics,
+    orchestration,
   };
   const authenticator = new Authenticator({ keys: stores.durable.apiKeys, cache: keyCache, hash: hashKey, adminToken: config.adminToken });
   const server = createHttpServer(allRoutes(services), {
@@ -93,6 +118,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       } catch (error) {
         logger.warn({ err: error }, 'usage not fully flushed at shutdown');
       }
+      await orchestration.stop();
       await agents.stop();
       await actors.stop();
       await agentClient.close();

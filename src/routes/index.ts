@@ -5,8 +5,9 @@ import { accountRoutes } from './accounts.js';
 import { agentRoutes } from './agents.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { authTestRoutes } from './auth-test.js';
+import { executionRoutes } from './executions.js';
 import { healthRoutes } from './health.js';
 
 export function allRoutes(services: Services): Route[] {
-  return [...healthRoutes(services), ...authTestRoutes(), ...accountRoutes(services), ...apiKeyRoutes(services), ...agentRoutes(services)];
+  return [...healthRoutes(services), ...authTestRoutes(), ...accountRoutes(services), ...apiKeyRoutes(services), ...agentRoutes(services), ...executionRoutes(services.orchestration)];
 }

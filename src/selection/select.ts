@@ -82,8 +82,11 @@ function score(
   const criteria = effectiveCriteria(request);
   const query = withCriteriaTerms(index, analyzeQuery(index, request.query, request.context), criteria);
   const { evidence, matches, touched } = computeEvidence(index, query, explain);
-  // The fast path only needs agents with evidence: the others cannot reach any confidence > 0.
-  const considered: readonly number[] = explain ? index.agents.map((_, i) => i) : touched;
+  // The fast path only needs agents with evidence: the others cannot reach any confidence > 0,
+  // which only matters when minConfidence is 0 (then every agent that passes the filters qualifies,
+  // as the preview shows).
+  const everyAgent = explain || criteria.minConfidence <= 0;
+  const considered: readonly number[] = everyAgent ? index.agents.map((_, i) => i) : touched;
   const status = new Map<number, CandidateStatus | undefined>();
   let best = 0;
   for (const i of considered) {

@@ -364,6 +364,8 @@ export interface ExecutionRecord {
   readonly selectedAgents: readonly ExecutionAgent[];
   readonly timeoutMs: number | null;
   readonly maxCostMicros: number | null;
+  /** The account's fee terms when the execution was accepted; actual cost uses these. */
+  readonly fees: { readonly tier: Tier; readonly feeBasisPoints: number | null };
   readonly webhook: ExecutionWebhook | null;
   readonly estimatedCostMicros: number;
   readonly estimatedDurationMs: number;

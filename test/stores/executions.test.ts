@@ -17,6 +17,7 @@ function execution(id: string, accountId: string, overrides: Partial<ExecutionRe
     selectedAgents: [{ id: 'summarizer', name: 'Summarizer', vertical: 'language', confidence: 0.9, estimatedCostMicros: 20_000 }],
     timeoutMs: null,
     maxCostMicros: null,
+    fees: { tier: 'DEVELOPER', feeBasisPoints: null },
     webhook: null,
     estimatedCostMicros: 30_000,
     estimatedDurationMs: 1200,

@@ -1,0 +1,363 @@
+/**
+ * ExecutionActor: one per orchestration execution, the state machine of DESIGN §7.
+ * PENDING → RUNNING (persisted, `execution.started`), then agent calls through the AgentDirectory
+ * per mode (PARALLEL all at once; SEQUENTIAL each given the previous output in
+ * `context.previous`; DAG each node when its inputs are ready, given them in `context.inputs`),
+ * then its AggregatorActor, then COMPLETED or FAILED (persisted, webhook). A cancel aborts the
+ * in-flight calls and records CANCELLED. Every terminal write is conditional, so whichever of
+ * finish and cancel comes first wins and the other changes nothing. An overall deadline timer
+ * bounds the run even if an agent call never answers.
+ */
+import type { AgentDirectory } from '../src/agents/directory.js';
+import { actualCost, budgetReached, canAffordNext, usdToMicros, type AgentCharge } from '../src/orchestration/cost.js';
+import { dependencyFailedError, nextSteps, planDagOrThrow, type DagPlan } from '../src/orchestration/dag.js';
+import { ExecutionErrorCode, judgeRun } from '../src/orchestration/outcome.js';
+import type { AgentRunResult, AggregatedResult, ExecutionError } from '../src/orchestration/types.js';
+import type { ExecutionPatch, ExecutionRecord, ExecutionStore } from '../src/stores/ports.js';
+import type { AgentCallOutcome } from './agent-protocol.js';
+import { aggregatorActor } from './aggregator-actor.js';
+import type { CancelReply, ExecutionMessage } from './execution-protocol.js';
+import { defineActor, dispatch, reply, spawnActor, type ActorKit, type KitLogger } from './kit/index.js';
+
+/** What an execution tells the outside world about its transitions (webhooks, metrics). */
+export interface ExecutionEvents {
+  transitioned(record: ExecutionRecord): void;
+}
+
+export interface ExecutionDeps {
+  readonly directory: Pick<AgentDirectory, 'execute'>;
+  readonly executions: Pick<ExecutionStore, 'transition' | 'updateProgress'>;
+  readonly events: ExecutionEvents;
+  readonly logger: KitLogger;
+  /** Added to the sum of agent timeouts for the overall deadline. */
+  readonly deadlineSlackMs?: number;
+  /** Called once the actor has stopped, whatever the reason. */
+  readonly onStopped?: (executionId: string) => void;
+}
+
+const DEFAULT_DEADLINE_SLACK_MS = 5_000;
+const MAX_DEADLINE_MS = 30 * 60_000;
+
+type Phase = 'pending' | 'running' | 'aggregating' | 'done';
+
+interface State {
+  record: ExecutionRecord;
+  phase: Phase;
+  readonly abort: AbortController;
+  readonly startedMs: number;
+  /** Results in the order agents finished (blocked DAG nodes included). */
+  readonly results: AgentRunResult[];
+  readonly charges: AgentCharge[];
+  readonly inFlight: Set<string>;
+  readonly started: Set<string>;
+  stoppedBy: ExecutionError | null;
+  readonly plan: DagPlan | null;
+}
+
+function agentTimeoutMs(record: ExecutionRecord): number {
+  return record.timeoutMs ?? 300_000;
+}
+
+export function executionActor(deps: ExecutionDeps, initial: ExecutionRecord) {
+  return defineActor<State, ExecutionMessage>({
+    init: () => ({
+      record: initial,
+      phase: 'pending',
+      abort: new AbortController(),
+      startedMs: Date.now(),
+      results: [],
+      charges: [],
+      inFlight: new Set(),
+      started: new Set(),
+      stoppedBy: null,
+      plan: initial.mode === 'DAG' ? planDagOrThrow(initial.selectedAgents.map((a) => a.id), initial.dependencies ?? {}) : null,
+    }),
+    handle: async (state, msg, kit) => {
+      switch (msg.type) {
+        case 'execution.run':
+          return start(state, deps, kit);
+        case 'execution.agentDone':
+          return agentDone(state, deps, kit, msg.agentId, msg.outcome);
+        case 'execution.aggregated':
+          return finish(state, deps, kit, msg);
+        case 'execution.cancel':
+          return cancel(state, deps, kit, msg.replyTo);
+        case 'execution.deadline':
+          state.stoppedBy = { code: ExecutionErrorCode.EXECUTION_TIMEOUT, message: 'The execution did not finish before its overall deadline' };
+          state.abort.abort();
+          return settleIfIdle(state, deps, kit, true);
+      }
+    },
+    afterStop: (state) => {
+      state.abort.abort();
+      deps.onStopped?.(state.record.id);
+    },
+  });
+}
+
+async function start(state: State, deps: ExecutionDeps, kit: ActorKit<ExecutionMessage>): Promise<State> {
+  if (state.phase !== 'pending') return state;
+  const startedAt = new Date().toISOString();
+  const total = state.record.selectedAgents.length;
+  const running = await deps.executions.transition(state.record.id, ['PENDING'], 'RUNNING', {
+    startedAt,
+    progress: { completed: 0, total, currentAgent: null },
+  });
+  if (running === null) {
+    // Cancelled (or otherwise closed) before it could start.
+    state.phase = 'done';
+    kit.stopSelf();
+    return state;
+  }
+  state.record = running;
+  state.phase = 'running';
+  deps.events.transitioned(running);
+  const timeouts = state.record.mode === 'PARALLEL' ? agentTimeoutMs(state.record) : agentTimeoutMs(state.record) * total;
+  const deadline = Math.min(timeouts + agentTimeoutMs(state.record) + (deps.deadlineSlackMs ?? DEFAULT_DEADLINE_SLACK_MS), MAX_DEADLINE_MS);
+  kit.timers.start('deadline', deadline, (timer) => ({ type: 'execution.deadline', timer }));
+  launchReady(state, deps, kit);
+  return settleIfIdle(state, deps, kit, false);
+}
+
+/** Starts whatever the mode allows now. */
+function launchReady(state: State, deps: ExecutionDeps, kit: ActorKit<ExecutionMessage>): void {
+  const agents = state.record.selectedAgents;
+  const mode = state.record.mode;
+  if (mode === 'PARALLEL') {
+    for (const agent of agents) {
+      if (!state.started.has(agent.id)) call(state, deps, kit, agent.id, state.record.context);
+    }
+    return;
+  }
+  if (mode === 'SEQUENTIAL') {
+    if (state.inFlight.size > 0) return;
+    const next = agents.find((a) => !state.started.has(a.id));
+    if (next === undefined) return;
+    if (!affordable(state, deps, next.id)) return;
+    const previous = state.results.at(-1);
+    const context = previous !== undefined && previous.ok ? { ...state.record.context, previous: previous.output } : state.record.context;
+    call(state, deps, kit, next.id, context);
+    return;
+  }
+  const plan = state.plan!;
+  const completed = new Set(state.results.filter((r) => r.ok).map((r) => r.agentId));
+  const failed = new Set(state.results.filter((r) => !r.ok).map((r) => r.agentId));
+  const steps = nextSteps(plan, { started: state.started, completed, failed });
+  for (const blocked of steps.blocked) {
+    if (state.started.has(blocked.agentId)) continue;
+    state.started.add(blocked.agentId);
+    state.results.push({ agentId: blocked.agentId, ok: false, error: dependencyFailedError(blocked), confidence: confidenceOf(state, blocked.agentId) });
+  }
+  for (const agentId of steps.ready) {
+    if (!affordable(state, deps, agentId)) return;
+    const inputs = Object.fromEntries(
+      (plan.dependsOn.get(agentId) ?? []).flatMap((dep) => {
+        const result = state.results.find((r) => r.agentId === dep);
+        return result !== undefined && result.ok ? [[dep, result.output] as const] : [];
+      }),
+    );
+    call(state, deps, kit, agentId, { ...state.record.context, inputs });
+  }
+}
+
+function confidenceOf(state: State, agentId: string): number {
+  return state.record.selectedAgents.find((a) => a.id === agentId)?.confidence ?? 0;
+}
+
+function spentMicros(state: State): number {
+  return actualCost(state.charges, { tier: 'ENTERPRISE', feeBasisPoints: 0 }).agentsMicros;
+}
+
+/** maxCost: a step that would go over the cap is not started; the run stops there. */
+function affordable(state: State, deps: ExecutionDeps, agentId: string): boolean {
+  const price = state.record.selectedAgents.find((a) => a.id === agentId)?.estimatedCostMicros ?? 0;
+  if (canAffordNext(spentMicros(state), price, state.record.fees, state.record.maxCostMicros)) return true;
+  state.stoppedBy = budgetError(state);
+  return false;
+}
+
+function budgetError(state: State): ExecutionError {
+  return {
+    code: ExecutionErrorCode.BUDGET_REACHED,
+    message: `maxCost of ${(state.record.maxCostMicros ?? 0) / 1e6} USD reached; no further agents were started`,
+  };
+}
+
+function call(state: State, deps: ExecutionDeps, kit: ActorKit<ExecutionMessage>, agentId: string, context: Readonly<Record<string, unknown>>): void {
+  state.started.add(agentId);
+  state.inFlight.add(agentId);
+  const self = kit.self;
+  void deps.directory
+    .execute(state.record.accountId, agentId, {
+      prompt: state.record.query,
+      context,
+      requestId: state.record.id,
+      userId: state.record.accountId,
+      ...(state.record.timeoutMs === null ? {} : { timeoutMs: state.record.timeoutMs }),
+      signal: state.abort.signal,
+    })
+    .then(
+      (outcome) => dispatch(self, { type: 'execution.agentDone', agentId, outcome }),
+      (error: unknown) =>
+        dispatch(self, {
+          type: 'execution.agentDone',
+          agentId,
+          outcome: { ok: false, kind: 'aborted', message: `call failed: ${String(error)}`, durationMs: 0 },
+        }),
+    );
+}
+
+function toRunResult(state: State, agentId: string, outcome: AgentCallOutcome): AgentRunResult {
+  const confidence = confidenceOf(state, agentId);
+  if (outcome.ok) return { agentId, ok: true, output: outcome.result, confidence };
+  // e.g. AGENT_TIMEOUT, AGENT_INVALID_SHAPE, AGENT_CIRCUIT_OPEN; the agent's own failure is AGENT_ERROR.
+  const code = outcome.kind === 'agent_error' ? 'AGENT_ERROR' : `AGENT_${outcome.kind.toUpperCase()}`;
+  return { agentId, ok: false, error: { code, message: outcome.message }, confidence };
+}
+
+function chargeOf(state: State, agentId: string, outcome: AgentCallOutcome): AgentCharge | null {
+  // A refusal by the actor (circuit open, queue full) sent nothing to the agent: nothing is owed.
+  if (!outcome.ok && 'rejected' in outcome) return null;
+  const basePriceMicros = state.record.selectedAgents.find((a) => a.id === agentId)?.estimatedCostMicros ?? 0;
+  const reported = outcome.ok ? outcome.metadata.cost : 'cost' in outcome && typeof outcome.cost === 'number' ? outcome.cost : null;
+  return { agentId, succeeded: outcome.ok, reportedMicros: reported === null ? null : usdToMicros(reported), basePriceMicros };
+}
+
+async function agentDone(
+  state: State,
+  deps: ExecutionDeps,
+  kit: ActorKit<ExecutionMessage>,
+  agentId: string,
+  outcome: AgentCallOutcome,
+): Promise<State> {
+  if (!state.inFlight.delete(agentId)) return state;
+  const charge = chargeOf(state, agentId, outcome);
+  if (charge !== null) state.charges.push(charge);
+  if (state.phase !== 'running') return settleIfIdle(state, deps, kit, false);
+  const result = toRunResult(state, agentId, outcome);
+  state.results.push(result);
+  const settled = state.results.length;
+  const current = [...state.inFlight][0] ?? null;
+  void deps.executions
+    .updateProgress(state.record.id, { completed: settled, total: state.record.selectedAgents.length, currentAgent: current })
+    .catch((error: unknown) => deps.logger.warn({ err: error, executionId: state.record.id }, 'progress update failed'));
+  if (state.stoppedBy === null && budgetReached(spentMicros(state), state.record.fees, state.record.maxCostMicros)) {
+    state.stoppedBy = budgetError(state);
+    state.abort.abort();
+  }
+  if (state.stoppedBy === null) {
+    if (state.record.mode === 'SEQUENTIAL' && !result.ok) {
+      // The first failure ends a sequential run (judgeRun reports it).
+    } else {
+      launchReady(state, deps, kit);
+    }
+  }
+  return settleIfIdle(state, deps, kit, false);
+}
+
+/** Once nothing is in flight and nothing more will start, judge the run and aggregate or fail. */
+async function settleIfIdle(state: State, deps: ExecutionDeps, kit: ActorKit<ExecutionMessage>, force: boolean): Promise<State> {
+  if (state.phase !== 'running') return state;
+  const total = state.record.selectedAgents.length;
+  const sequentialStopped = state.record.mode === 'SEQUENTIAL' && state.results.some((r) => !r.ok);
+  const allDone = state.results.length === total;
+  if (!force && state.inFlight.size > 0) return state;
+  if (!force && !allDone && !sequentialStopped && state.stoppedBy === null) return state;
+  const verdict = judgeRun({
+    mode: state.record.mode,
+    results: state.results,
+    selected: total,
+    ...(state.stoppedBy === null ? {} : { stoppedBy: state.stoppedBy }),
+  });
+  if (verdict.status === 'FAILED') {
+    return close(state, deps, kit, 'FAILED', { result: verdict.result, error: verdict.error });
+  }
+  state.phase = 'aggregating';
+  const aggregator = spawnActor(kit.self, aggregatorActor(deps.directory), { name: 'aggregator' });
+  dispatch(aggregator, {
+    type: 'aggregator.aggregate',
+    strategy: state.record.aggregation,
+    query: state.record.query,
+    results: state.results,
+    accountId: state.record.accountId,
+    executionId: state.record.id,
+    customAggregator: state.record.customAggregator,
+    timeoutMs: state.record.timeoutMs ?? undefined,
+    signal: state.abort.signal,
+    replyTo: kit.self,
+  });
+  return state;
+}
+
+async function finish(
+  state: State,
+  deps: ExecutionDeps,
+  kit: ActorKit<ExecutionMessage>,
+  msg: Extract<ExecutionMessage, { type: 'execution.aggregated' }>,
+): Promise<State> {
+  if (state.phase !== 'aggregating') return state;
+  if (state.record.customAggregator !== null && state.record.aggregation === 'custom' && (msg.reportedMicros !== null || msg.succeeded)) {
+    // The aggregator was not in the estimate; only what it reports is charged.
+    state.charges.push({ agentId: state.record.customAggregator, succeeded: msg.succeeded, reportedMicros: msg.reportedMicros ?? 0, basePriceMicros: 0 });
+  }
+  if (msg.result === null) {
+    const error = msg.error ?? { code: ExecutionErrorCode.AGGREGATOR_FAILED, message: 'Aggregation failed' };
+    return close(state, deps, kit, 'FAILED', { error, result: { summary: error.message, details: {} } });
+  }
+  return close(state, deps, kit, 'COMPLETED', { result: msg.result });
+}
+
+async function close(
+  state: State,
+  deps: ExecutionDeps,
+  kit: ActorKit<ExecutionMessage>,
+  status: 'COMPLETED' | 'FAILED',
+  outcome: { readonly result: AggregatedResult; readonly error?: ExecutionError },
+): Promise<State> {
+  state.phase = 'done';
+  kit.timers.cancel('deadline');
+  const patch: ExecutionPatch = {
+    ...costPatch(state, deps),
+    result: outcome.result,
+    error: outcome.error ?? null,
+    progress: { completed: state.results.length, total: state.record.selectedAgents.length, currentAgent: null },
+  };
+  const closed = await deps.executions.transition(state.record.id, ['RUNNING'], status, patch);
+  if (closed !== null) {
+    state.record = closed;
+    deps.events.transitioned(closed);
+  }
+  kit.stopSelf();
+  return state;
+}
+
+function costPatch(state: State, deps: ExecutionDeps): ExecutionPatch {
+  const cost = actualCost(state.charges, state.record.fees);
+  return {
+    actualCostMicros: cost.totalMicros,
+    actualDurationMs: Math.round(Date.now() - state.startedMs),
+    agentsUsed: state.charges.length,
+    completedAt: new Date().toISOString(),
+  };
+}
+
+async function cancel(
+  state: State,
+  deps: ExecutionDeps,
+  kit: ActorKit<ExecutionMessage>,
+  replyTo: Parameters<typeof reply<CancelReply>>[0],
+): Promise<State> {
+  state.abort.abort();
+  const closed = await deps.executions.transition(state.record.id, ['PENDING', 'RUNNING'], 'CANCELLED', {
+    ...costPatch(state, deps),
+    progress: { completed: state.results.length, total: state.record.selectedAgents.length, currentAgent: null },
+  });
+  if (closed !== null) {
+    state.record = closed;
+    deps.events.transitioned(closed);
+  }
+  reply(replyTo, { type: 'execution.cancelReply', record: closed });
+  state.phase = 'done';
+  kit.stopSelf();
+  return state;
+}

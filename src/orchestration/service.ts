@@ -1,0 +1,275 @@
+/**
+ * The orchestration API behind the routes: submit (validate, select, estimate, record durably,
+ * start), read status, cancel. Executions run in this worker's ExecutionsSupervisor; a cancel
+ * may arrive at any worker and is broadcast to the owner, which records it before answering.
+ */
+import { createHash } from 'node:crypto';
+import type { ExecutionsMessage } from '../../actors/execution-protocol.js';
+import { ask, dispatch, type Ref } from '../../actors/kit/index.js';
+import type { AgentDirectory } from '../agents/directory.js';
+import type { KeyPrincipal } from '../auth/principal.js';
+import {
+  ApiError,
+  budgetExceeded,
+  executionNotCancellable,
+  executionNotFound,
+  idempotencyInProgress,
+  idempotencyKeyReused,
+  invalidRequest,
+  noAgentsAvailable,
+} from '../errors.js';
+import { newId } from '../ids.js';
+import type { Logger } from '../log.js';
+import { checkUrlSyntax } from '../outbound/url-policy.js';
+import type { OrchestrateBody } from '../schemas/orchestrate.js';
+import { SELECTION_DEFAULTS } from '../selection/types.js';
+import type { Coordination, ExecutionRecord, ExecutionStore, IdempotencyStore } from '../stores/ports.js';
+import { exceedsDepth } from '../validation.js';
+import { estimateCost, estimateExceedsBudget, microsToUsd, usdToMicros, type FeeSchedule } from './cost.js';
+import { dagError, planDag, type DagPlan } from './dag.js';
+import { estimateDurationMs } from './duration.js';
+import { isCancellable } from './outcome.js';
+import { creationView, statusView } from './views.js';
+
+export const CANCEL_CHANNEL = 'executions.cancel';
+const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/** How long a duplicate waits for the first request before 409 IDEMPOTENCY_IN_PROGRESS. */
+const IDEMPOTENCY_WAIT_MS = 5_000;
+const CANCEL_ACK_TIMEOUT_MS = 5_000;
+const LOCAL_ASK_TIMEOUT_MS = 4_000;
+const MAX_CONTEXT_DEPTH = 10;
+const ALL_EVENTS = ['execution.started', 'execution.completed', 'execution.failed', 'execution.cancelled'] as const;
+
+export interface HttpResult {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+export interface OrchestrationDeps {
+  readonly directory: Pick<AgentDirectory, 'select' | 'stats' | 'visible'>;
+  readonly executions: Pick<ExecutionStore, 'insert' | 'get' | 'transition'>;
+  readonly idempotency: IdempotencyStore;
+  readonly coordination: Pick<Coordination, 'subscribe' | 'broadcastAndAwait'>;
+  readonly supervisor: Ref<ExecutionsMessage>;
+  readonly publicUrl: string;
+  readonly allowPrivateUrls: boolean;
+  readonly logger: Logger;
+  /** Told of every execution closed outside its actor (cancel of an orphan), for webhooks. */
+  readonly onClosedExternally?: (record: ExecutionRecord) => void;
+}
+
+export interface OrchestrationService {
+  submit(principal: KeyPrincipal, body: OrchestrateBody, idempotencyKey: string | null): Promise<HttpResult>;
+  status(accountId: string, id: string): Promise<HttpResult>;
+  cancel(accountId: string, id: string): Promise<HttpResult>;
+  stop(): Promise<void>;
+}
+
+export function feeSchedule(principal: KeyPrincipal): FeeSchedule {
+  return { tier: principal.account.tier, feeBasisPoints: principal.account.feeBasisPoints };
+}
+
+export async function startOrchestration(deps: OrchestrationDeps): Promise<OrchestrationService> {
+  const unsubscribe = await deps.coordination.subscribe(CANCEL_CHANNEL, async (executionId) => {
+    try {
+      await ask(deps.supervisor, (replyTo) => ({ type: 'executions.cancel', executionId, replyTo }), LOCAL_ASK_TIMEOUT_MS);
+    } catch (error) {
+      deps.logger.warn({ err: error, executionId }, 'cancel not delivered to the local execution actor');
+    }
+  });
+
+  async function create(principal: KeyPrincipal, body: OrchestrateBody): Promise<HttpResult> {
+    const record = plan(deps, principal, body);
+    await deps.executions.insert(record);
+    dispatch(deps.supervisor, { type: 'executions.start', record });
+    return { status: 202, body: creationView(record, deps.publicUrl) };
+  }
+
+  return {
+    async submit(principal, body, idempotencyKey) {
+      checkRequest(deps, body);
+      if (idempotencyKey === null) return create(principal, body);
+      return idempotent(deps.idempotency, principal.account.id, idempotencyKey, body, () => create(principal, body));
+    },
+
+    async status(accountId, id) {
+      const record = await deps.executions.get(accountId, id);
+      if (record === null) throw executionNotFound(id);
+      return { status: 200, body: statusView(record) };
+    },
+
+    async cancel(accountId, id) {
+      const record = await deps.executions.get(accountId, id);
+      if (record === null) throw executionNotFound(id);
+      if (!isCancellable(record.status)) throw executionNotCancellable(id, record.status);
+      // The owner (on whichever worker or node) aborts its calls and records CANCELLED before it acknowledges.
+      await deps.coordination.broadcastAndAwait(CANCEL_CHANNEL, id, CANCEL_ACK_TIMEOUT_MS);
+      let after = await deps.executions.get(accountId, id);
+      if (after !== null && isCancellable(after.status)) {
+        // No live owner took it (its node died, or it had not started): close it here.
+        const closed = await deps.executions.transition(id, ['PENDING', 'RUNNING'], 'CANCELLED', { completedAt: new Date().toISOString() });
+        if (closed !== null) deps.onClosedExternally?.(closed);
+        after = closed ?? (await deps.executions.get(accountId, id));
+      }
+      if (after === null) throw executionNotFound(id);
+      if (after.status !== 'CANCELLED') throw executionNotCancellable(id, after.status);
+      return { status: 200, body: statusView(after) };
+    },
+
+    stop: unsubscribe,
+  };
+}
+
+/** Checks what the schema cannot: depth, cross-field rules, the webhook URL. */
+function checkRequest(deps: OrchestrationDeps, body: OrchestrateBody): void {
+  if (body.context !== undefined && exceedsDepth(body.context, MAX_CONTEXT_DEPTH)) {
+    throw invalidRequest('context', `context may nest at most ${MAX_CONTEXT_DEPTH} levels deep`);
+  }
+  const mode = body.mode ?? 'PARALLEL';
+  if (body.dependencies !== undefined && mode !== 'DAG') {
+    throw invalidRequest('dependencies', "dependencies apply only to mode 'DAG'");
+  }
+  const strategy = body.aggregationStrategy ?? 'merge';
+  if (strategy === 'custom' && body.customAggregator === undefined) {
+    throw invalidRequest('customAggregator', "aggregationStrategy 'custom' needs customAggregator: the id of the agent that combines the outputs");
+  }
+  if (strategy !== 'custom' && body.customAggregator !== undefined) {
+    throw invalidRequest('customAggregator', "customAggregator applies only to aggregationStrategy 'custom'");
+  }
+  if (body.webhook !== undefined) {
+    const check = checkUrlSyntax(body.webhook.url, { allowPrivate: deps.allowPrivateUrls });
+    if (!check.ok) throw invalidRequest('webhook.url', `webhook.url is not allowed: ${check.message}`);
+  }
+}
+
+function suggestionFor(body: OrchestrateBody): string {
+  const criteria = body.selectionCriteria ?? {};
+  if (criteria.requiredCapabilities !== undefined && criteria.requiredCapabilities.length > 0) {
+    return 'Remove some requiredCapabilities, or register an agent that has them all (GET /v1/agents lists what exists)';
+  }
+  if (criteria.verticals !== undefined && criteria.verticals.length > 0) {
+    return 'Widen or drop selectionCriteria.verticals (GET /v1/agents lists the verticals in use)';
+  }
+  return 'Lower selectionCriteria.minConfidence, rephrase the query with the words of an agent description, or preview scores with POST /v1/agents/selection-preview';
+}
+
+/** Selection, estimates and the record to store; throws the 4xx a client should see. */
+function plan(deps: OrchestrationDeps, principal: KeyPrincipal, body: OrchestrateBody): ExecutionRecord {
+  const accountId = principal.account.id;
+  const mode = body.mode ?? 'PARALLEL';
+  const aggregation = body.aggregationStrategy ?? 'merge';
+  if (body.customAggregator !== undefined && deps.directory.visible(accountId, body.customAggregator) === undefined) {
+    throw invalidRequest('customAggregator', `No agent '${body.customAggregator}' is registered for this account`);
+  }
+  const selection = deps.directory.select(accountId, {
+    query: body.query,
+    ...(body.context === undefined ? {} : { context: body.context }),
+    ...(body.selectionCriteria === undefined ? {} : { selectionCriteria: body.selectionCriteria }),
+  });
+  if (selection.selected.length === 0) {
+    const criteria = { ...SELECTION_DEFAULTS, ...(body.selectionCriteria ?? {}) };
+    throw noAgentsAvailable(criteria, suggestionFor(body));
+  }
+  const agentIds = selection.selected.map((s) => s.agent.id);
+  let dag: DagPlan | undefined;
+  if (mode === 'DAG') {
+    const check = planDag(agentIds, body.dependencies ?? {});
+    if (!check.ok) throw dagError(check);
+    dag = check.plan;
+  }
+  const fees = feeSchedule(principal);
+  const estimate = estimateCost(
+    selection.selected.map((s) => ({ agentId: s.agent.id, basePriceMicros: s.agent.basePriceMicroUsd })),
+    fees,
+  );
+  const maxCostMicros = body.maxCost === undefined ? null : usdToMicros(body.maxCost);
+  if (estimateExceedsBudget(estimate, maxCostMicros)) throw budgetExceeded(microsToUsd(estimate.totalMicros), body.maxCost ?? 0);
+  const latencies = agentIds.map((agentId) => ({ agentId, latencyMs: deps.directory.stats(accountId, agentId)?.latencyMs ?? undefined }));
+  const estimatedDurationMs = estimateDurationMs(mode, latencies, dag === undefined ? {} : { plan: dag });
+  return {
+    id: newId('exec_'),
+    accountId,
+    status: 'PENDING',
+    query: body.query,
+    context: body.context ?? {},
+    mode,
+    aggregation,
+    customAggregator: body.customAggregator ?? null,
+    dependencies: body.dependencies ?? null,
+    selectedAgents: selection.selected.map((s) => ({
+      id: s.agent.id,
+      name: s.agent.name,
+      vertical: s.agent.vertical,
+      confidence: s.confidence,
+      estimatedCostMicros: s.agent.basePriceMicroUsd,
+    })),
+    timeoutMs: body.timeoutMs ?? null,
+    maxCostMicros,
+    fees,
+    webhook:
+      body.webhook === undefined ? null : { url: body.webhook.url, events: body.webhook.events ?? [...ALL_EVENTS], secret: body.webhook.secret ?? null },
+    estimatedCostMicros: estimate.totalMicros,
+    estimatedDurationMs,
+    progress: null,
+    result: null,
+    error: null,
+    actualCostMicros: null,
+    actualDurationMs: null,
+    agentsUsed: null,
+    createdAt: new Date().toISOString(),
+    startedAt: null,
+    completedAt: null,
+  };
+}
+
+/** Stable hash of a request body: key order does not matter. */
+function requestHash(body: unknown): string {
+  return createHash('sha256').update(stableJson(body)).digest('hex');
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value as Record<string, unknown>)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * Runs `work` once per (account, key) within 24 h: a retry gets the stored answer (errors a retry
+ * cannot fix included), a concurrent duplicate waits for the first, another body is refused.
+ */
+async function idempotent(
+  store: IdempotencyStore,
+  accountId: string,
+  key: string,
+  body: unknown,
+  work: () => Promise<HttpResult>,
+): Promise<HttpResult> {
+  const hash = requestHash(body);
+  const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
+  for (;;) {
+    const claim = await store.claim(accountId, key, hash, IDEMPOTENCY_TTL_MS);
+    if (claim.kind === 'mismatch') throw idempotencyKeyReused(key);
+    if (claim.kind === 'done') return { status: claim.status, body: claim.body };
+    if (claim.kind === 'claimed') break;
+    if (Date.now() >= deadline) throw idempotencyInProgress(key);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  try {
+    const result = await work();
+    await store.complete(accountId, key, result.status, result.body);
+    return result;
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500) {
+      const stored = { error: error.code, message: error.message, ...error.extra };
+      await store.complete(accountId, key, error.status, stored);
+    } else {
+      await store.release(accountId, key).catch(() => undefined);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Orchestration (spec §4.1–4.3): POST /v1/orchestrate, GET /v1/executions/{id},
+ * POST /v1/executions/{id}/cancel. Executions of other accounts are 404.
+ */
+import { Permission } from '../auth/permissions.js';
+import { asKey } from '../auth/principal.js';
+import { invalidRequest } from '../errors.js';
+import { json, route } from '../http/route.js';
+import type { OrchestrationService } from '../orchestration/service.js';
+import { OrchestrateBody } from '../schemas/orchestrate.js';
+import { compile } from '../validation.js';
+
+const orchestrateBody = compile(OrchestrateBody);
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export function executionRoutes(orchestration: OrchestrationService) {
+  return [
+    route({
+      method: 'post',
+      path: '/v1/orchestrate',
+      access: { kind: 'permission', permission: Permission.ORCHESTRATE },
+      body: orchestrateBody,
+      headers: ['x-idempotency-key'],
+      handle: async (ctx) => {
+        const raw = ctx.headers['x-idempotency-key'] ?? '';
+        if (raw !== '' && !IDEMPOTENCY_KEY.test(raw)) {
+          throw invalidRequest('X-Idempotency-Key', 'X-Idempotency-Key must be 1 to 255 printable ASCII characters');
+        }
+        const result = await orchestration.submit(asKey(ctx.principal), ctx.body, raw === '' ? null : raw);
+        return json(result.status, result.body);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/executions/:id',
+      access: { kind: 'permission', permission: Permission.EXECUTIONS_READ },
+      handle: async (ctx) => {
+        const result = await orchestration.status(asKey(ctx.principal).account.id, ctx.params.id!);
+        return json(result.status, result.body);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/executions/:id/cancel',
+      access: { kind: 'permission', permission: Permission.EXECUTIONS_CANCEL },
+      handle: async (ctx) => {
+        const result = await orchestration.cancel(asKey(ctx.principal).account.id, ctx.params.id!);
+        return json(result.status, result.body);
+      },
+    }),
+  ];
+}
