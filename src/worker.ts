@@ -25,6 +25,9 @@ import { spawnAgentRegistry } from '../actors/agent-registry-actor.js';
 import { executionsSupervisor } from '../actors/executions-supervisor.js';
 import { createExecutionEvents } from './orchestration/events.js';
 import { startOrchestration } from './orchestration/service.js';
+import { outboxWebhookSink } from './orchestration/webhook-sink.js';
+import { createOutboundDispatcher } from './outbound/dispatcher.js';
+import { spawnWebhookActor } from '../actors/webhook-actor.js';
 import { VERSION } from './version.js';
 import { isPrimaryMessage, type WorkerMessage } from './worker-messages.js';
 
@@ -58,7 +61,15 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const revocations = await startKeyRevocations(stores.coordination, keyCache, logger);
   const hashKey = createKeyHasher(config.keyHashSecret);
   const metrics = createMetrics(config.statsd, { worker: process.env.BATON_WORKER_INDEX ?? '0', logger });
-  const executionEvents = createExecutionEvents({ metrics, logger });
+  const outbound = createOutboundDispatcher({ allowPrivate: config.allowPrivateUrls });
+  const webhooks = spawnWebhookActor(actors, {
+    store: stores.durable.webhooks,
+    logger: logger.child({ actor: 'webhooks' }),
+    dispatcher: outbound,
+    allowPrivate: config.allowPrivateUrls,
+    metrics: { attempt: (event, outcome, durationMs) => metrics.webhookDelivery(event, outcome, durationMs, 0) },
+  });
+  const executionEvents = createExecutionEvents({ metrics, logger, webhooks: outboxWebhookSink(stores.durable.webhooks, webhooks.sender) });
   const supervisor = actors.spawnChild(
     executionsSupervisor({
       directory: agents,
@@ -122,6 +133,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       await agents.stop();
       await actors.stop();
       await agentClient.close();
+      await outbound.close();
       await revocations.stop();
       sampler.stop();
       await stores.close();

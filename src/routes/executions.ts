@@ -1,6 +1,7 @@
 /**
  * Orchestration (spec §4.1–4.3): POST /v1/orchestrate, GET /v1/executions/{id},
- * POST /v1/executions/{id}/cancel. Executions of other accounts are 404.
+ * POST /v1/executions/{id}/cancel, and the webhook delivery log GET /v1/executions/{id}/webhooks.
+ * Executions of other accounts are 404.
  */
 import { Permission } from '../auth/permissions.js';
 import { asKey } from '../auth/principal.js';
@@ -8,12 +9,14 @@ import { invalidRequest } from '../errors.js';
 import { json, route } from '../http/route.js';
 import type { OrchestrationService } from '../orchestration/service.js';
 import { OrchestrateBody } from '../schemas/orchestrate.js';
+import type { WebhookStore } from '../stores/ports.js';
 import { compile } from '../validation.js';
+import { toDeliveryView } from '../webhooks/outbox.js';
 
 const orchestrateBody = compile(OrchestrateBody);
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
-export function executionRoutes(orchestration: OrchestrationService) {
+export function executionRoutes(orchestration: OrchestrationService, webhooks: Pick<WebhookStore, 'listByExecution'>) {
   return [
     route({
       method: 'post',
@@ -46,6 +49,18 @@ export function executionRoutes(orchestration: OrchestrationService) {
       handle: async (ctx) => {
         const result = await orchestration.cancel(asKey(ctx.principal).account.id, ctx.params.id!);
         return json(result.status, result.body);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/executions/:id/webhooks',
+      access: { kind: 'permission', permission: Permission.EXECUTIONS_READ },
+      handle: async (ctx) => {
+        const accountId = asKey(ctx.principal).account.id;
+        // Reading the execution first keeps another account's id a 404, not an empty list.
+        await orchestration.status(accountId, ctx.params.id!);
+        const deliveries = await webhooks.listByExecution(accountId, ctx.params.id!);
+        return json(200, { executionId: ctx.params.id, deliveries: deliveries.map(toDeliveryView) });
       },
     }),
   ];

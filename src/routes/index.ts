@@ -9,5 +9,5 @@ import { executionRoutes } from './executions.js';
 import { healthRoutes } from './health.js';
 
 export function allRoutes(services: Services): Route[] {
-  return [...healthRoutes(services), ...authTestRoutes(), ...accountRoutes(services), ...apiKeyRoutes(services), ...agentRoutes(services), ...executionRoutes(services.orchestration)];
+  return [...healthRoutes(services), ...authTestRoutes(), ...accountRoutes(services), ...apiKeyRoutes(services), ...agentRoutes(services), ...executionRoutes(services.orchestration, services.stores.webhooks)];
 }
