@@ -105,7 +105,13 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     metrics,
     orchestration,
   };
-  const authenticator = new Authenticator({ keys: stores.durable.apiKeys, cache: keyCache, hash: hashKey, adminToken: config.adminToken });
+  const authenticator = new Authenticator({
+    keys: stores.durable.apiKeys,
+    cache: keyCache,
+    cacheTrusted: () => stores.coordination.subscriptionHealthy(),
+    hash: hashKey,
+    adminToken: config.adminToken,
+  });
   const server = createHttpServer(allRoutes(services), {
     authenticator,
     usage: usage.recorder,

@@ -23,6 +23,8 @@ export interface Credentials {
 export interface AuthenticatorDeps {
   readonly keys: ApiKeyStore;
   readonly cache: KeyCache;
+  /** False while revocation broadcasts cannot reach this worker: the cache is bypassed. */
+  readonly cacheTrusted?: () => boolean;
   readonly hash: KeyHasher;
   readonly adminToken: string | null;
   readonly now?: () => number;
@@ -83,6 +85,7 @@ export class Authenticator {
 
   async #lookup(secret: string): Promise<KeyWithAccount | null> {
     const keyHash = this.#deps.hash(secret);
+    if (this.#deps.cacheTrusted !== undefined && !this.#deps.cacheTrusted()) return this.#deps.keys.findByHash(keyHash);
     const cached = this.#deps.cache.get(keyHash);
     if (cached !== undefined) return cached;
     const generation = this.#deps.cache.generation;

@@ -20,6 +20,11 @@ export async function startKeyRevocations(coordination: Coordination, cache: Key
   const unsubscribe = await coordination.subscribe(REVOCATION_CHANNEL, (keyHash) => {
     cache.evict(keyHash);
   });
+  // Revocations published while the subscription was down never arrived: forget everything.
+  coordination.onSubscriptionRestored(() => {
+    cache.clear();
+    logger.warn('coordination subscription restored; API key cache cleared');
+  });
   return {
     async revoke(keyHash) {
       cache.evict(keyHash);

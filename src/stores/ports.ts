@@ -264,6 +264,9 @@ export interface DurableStores {
   readonly agents: AgentStore;
   readonly executions: ExecutionStore;
   readonly idempotency: IdempotencyStore;
+  readonly workflows: WorkflowStore;
+  readonly workflowRuns: WorkflowRunStore;
+  readonly approvals: ApprovalStore;
   /** Round trip to the database, for readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -317,6 +320,13 @@ export interface Coordination {
    * acknowledges), or `timeoutMs` passes. Used where "at once on every worker" must hold,
    * such as key revocation. Resolves to how many received and how many acknowledged.
    */
+  /**
+   * False while this worker's subscription connection is down: broadcasts sent meanwhile do not
+   * reach it, so caches that rely on them (API keys) must not be trusted.
+   */
+  subscriptionHealthy(): boolean;
+  /** Called each time the subscription comes back after a gap in which messages may have been missed. */
+  onSubscriptionRestored(listener: () => void): void;
   broadcastAndAwait(
     channel: string,
     message: string,
@@ -328,6 +338,21 @@ export interface Coordination {
    * a refused request is not counted. Shared by every worker and node on the same Redis.
    */
   rateLimit(accountId: string, limits: RateLimits, nowMs: number): Promise<RateLimitDecision>;
+  /**
+   * Appends one event to a stream (a Redis Stream with a 24 h expiry, bounded to the most recent
+   * `EVENT_STREAM_MAX_LEN` events) and gives it the stream's next sequence number, atomically, so
+   * writers on any worker never share a number. `floorSeq`: the sequence continues after it if the
+   * stream's counter was lost (in-process streams after a restart); 0 when unknown.
+   */
+  appendEvent(stream: string, type: string, data: string, floorSeq?: number): Promise<StreamEvent>;
+  /** Events with a sequence above `afterSeq`, oldest first, at most `limit`. */
+  readEvents(stream: string, afterSeq: number, limit: number): Promise<StreamEvent[]>;
+  /**
+   * Delivers every event after `afterSeq` to `listener`, existing ones first and then live ones,
+   * in sequence order, each once, until the returned function is called. Works on any worker or
+   * node whatever worker appended.
+   */
+  followEvents(stream: string, afterSeq: number, listener: (event: StreamEvent) => void): Promise<() => Promise<void>>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -419,4 +444,175 @@ export interface IdempotencyStore {
   complete(accountId: string, key: string, status: number, body: unknown): Promise<void>;
   /** Releases a claim whose request failed in a way a retry may fix (5xx). */
   release(accountId: string, key: string): Promise<void>;
+}
+
+/** One event of an event stream (workflow SSE events). `data` is already serialized JSON. */
+export interface StreamEvent {
+  /** 1, 2, 3… per stream, assigned by `appendEvent`. */
+  readonly seq: number;
+  readonly type: string;
+  readonly data: string;
+}
+
+/** Most events one stream keeps; older ones are trimmed (documented in docs/workflows.md). */
+export const EVENT_STREAM_MAX_LEN = 10_000;
+/** Streams expire this long after their last append. */
+export const EVENT_STREAM_TTL_MS = 24 * 3_600_000;
+
+/** A tool a workflow step may call (DESIGN §8). */
+export interface WorkflowTool {
+  readonly name: string;
+  readonly description?: string;
+  readonly url: string;
+  readonly inputSchema?: Readonly<Record<string, unknown>>;
+  readonly risk: 'low' | 'high';
+  /** Per-call budget; default 30000. */
+  readonly timeoutMs?: number;
+}
+
+export interface WorkflowStep {
+  readonly id: string;
+  /** An agent id visible to the workflow's account (a global agent for a global workflow). */
+  readonly agent: string;
+  readonly tools?: readonly WorkflowTool[];
+}
+
+/** A workflow definition as submitted (DESIGN §8); defaults are applied where it is run. */
+export interface WorkflowDefinition {
+  readonly slug: string;
+  readonly name: string;
+  readonly description?: string;
+  readonly steps: readonly WorkflowStep[];
+  readonly approvalTimeoutMs?: number;
+  readonly onApprovalTimeout?: 'reject' | 'fail';
+  readonly maxSteps?: number;
+}
+
+/** A stored definition. `accountId` null: global (registered with the operator token). */
+export interface WorkflowRecord {
+  readonly accountId: string | null;
+  readonly definition: WorkflowDefinition;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+export interface WorkflowStore {
+  /** Inserts unless this owner already has the slug. */
+  create(accountId: string | null, definition: WorkflowDefinition): Promise<WorkflowRecord | null>;
+  /** The definition of exactly this owner (null: global). */
+  getOwned(accountId: string | null, slug: string): Promise<WorkflowRecord | null>;
+  /** What an account sees under a slug: its own first, then a global one. */
+  getVisible(accountId: string, slug: string): Promise<WorkflowRecord | null>;
+  /** Every definition an account sees (its own shadow global ones of the same slug), by slug. */
+  listVisible(accountId: string | null): Promise<WorkflowRecord[]>;
+  update(accountId: string | null, definition: WorkflowDefinition): Promise<WorkflowRecord | null>;
+  delete(accountId: string | null, slug: string): Promise<boolean>;
+}
+
+export type WorkflowRunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+
+/** One entry of `toolResults` as the agent receives it. */
+export type ToolResultEntry =
+  | { readonly id: string; readonly name: string; readonly result: unknown }
+  | { readonly id: string; readonly name: string; readonly error: string };
+
+export interface ToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly input: Readonly<Record<string, unknown>>;
+}
+
+/** One agent round of a step, as given back to the agent in `history`. */
+export interface HistoryEntry {
+  readonly stepId: string;
+  readonly toolCalls: readonly ToolCall[];
+  readonly toolResults: readonly ToolResultEntry[];
+}
+
+/**
+ * Where a paused run stands, enough to go on after a restart or on another worker: it is
+ * written when the run pauses on an approval (the only point a run is resumed from).
+ */
+export interface RunCheckpoint {
+  readonly stepIndex: number;
+  /** Agent rounds used so far (maxSteps counts these). */
+  readonly rounds: number;
+  readonly previousAnswer: string | null;
+  readonly history: readonly HistoryEntry[];
+  /** Results collected so far in the current round. */
+  readonly toolResults: readonly ToolResultEntry[];
+  /** Tool calls of the round still to run; the first waits for `approvalId`. */
+  readonly pendingCalls: readonly ToolCall[];
+  readonly approvalId: string;
+  /** Last event sequence number the run appended (so a lost in-process stream continues after it). */
+  readonly lastSeq: number;
+}
+
+export interface WorkflowRunRecord {
+  readonly id: string; // exec_…
+  readonly accountId: string;
+  readonly status: WorkflowRunStatus;
+  /** The definition as it was when the run started; later edits do not change a running run. */
+  readonly workflow: WorkflowDefinition;
+  readonly task: string;
+  readonly metadata: Readonly<Record<string, unknown>>;
+  readonly conversationId: string | null;
+  readonly finalAnswer: string | null;
+  readonly error: { readonly code: string; readonly message: string } | null;
+  readonly checkpoint: RunCheckpoint | null;
+  readonly createdAt: string;
+  readonly completedAt: string | null;
+}
+
+export type WorkflowRunPatch = Partial<Pick<WorkflowRunRecord, 'finalAnswer' | 'error' | 'checkpoint' | 'completedAt'>>;
+
+/**
+ * Workflow runs. A run has an owner (a worker instance) holding a lease; the owner renews it, and
+ * a worker that finds a running run with a lapsed lease takes it over (DESIGN §9).
+ */
+export interface WorkflowRunStore {
+  insert(record: WorkflowRunRecord, owner: string, leaseMs: number): Promise<void>;
+  get(accountId: string, id: string): Promise<WorkflowRunRecord | null>;
+  getById(id: string): Promise<WorkflowRunRecord | null>;
+  /** Conditional status change (null when the run was not in one of `from`). */
+  transition(id: string, from: readonly WorkflowRunStatus[], status: WorkflowRunStatus, patch: WorkflowRunPatch): Promise<WorkflowRunRecord | null>;
+  /** Sets (or clears) the checkpoint of a running run. */
+  saveCheckpoint(id: string, checkpoint: RunCheckpoint | null): Promise<void>;
+  /** Extends the lease of every running run of `owner`. */
+  renewLeases(owner: string, leaseMs: number): Promise<void>;
+  /** Lets other workers take these runs at once (graceful hand-over). */
+  releaseLeases(owner: string, ids: readonly string[]): Promise<void>;
+  /**
+   * Takes over running runs whose lease lapsed (`all`: every running run not owned by `owner`,
+   * for embedded mode, where no other worker can exist) and returns them.
+   */
+  claim(owner: string, leaseMs: number, limit: number, all: boolean): Promise<WorkflowRunRecord[]>;
+}
+
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'cancelled';
+
+export interface ApprovalRecord {
+  readonly id: string; // apr_…
+  readonly executionId: string;
+  readonly accountId: string;
+  readonly workflowSlug: string;
+  readonly toolCall: ToolCall;
+  readonly status: ApprovalStatus;
+  readonly reason: string | null;
+  readonly requestedAt: Date;
+  readonly expiresAt: Date;
+  readonly decidedAt: Date | null;
+}
+
+export interface ApprovalStore {
+  create(record: Omit<ApprovalRecord, 'status' | 'reason' | 'decidedAt'>): Promise<ApprovalRecord>;
+  /** The approval if it belongs to the account (another account's is null). */
+  get(accountId: string, id: string): Promise<ApprovalRecord | null>;
+  getById(id: string): Promise<ApprovalRecord | null>;
+  /** pending → `status`, atomically; null when it was no longer pending (someone decided first). */
+  decide(id: string, status: Exclude<ApprovalStatus, 'pending'>, reason: string | null, at: Date): Promise<ApprovalRecord | null>;
+  /** An account's approvals with this status, oldest first. */
+  list(accountId: string, status: ApprovalStatus, limit: number): Promise<ApprovalRecord[]>;
+  /** Marks the run's pending approvals cancelled (the run ended without them). */
+  cancelPending(executionId: string, at: Date): Promise<number>;
 }

@@ -123,3 +123,23 @@ t.test('a lookup that started before an eviction does not refill the cache', asy
   cache.fill('h', {} as KeyWithAccount, cache.generation);
   t.ok(cache.get('h'));
 });
+
+t.test('the cache is bypassed while revocations cannot reach this worker', async (t) => {
+  const value = generateKeyValue();
+  let lookups = 0;
+  const row = {
+    key: { id: 'key_1', accountId: 'a', name: 'k', keyHash: hash(value), permissions: ['*'], createdAt: new Date(), expiresAt: null, isActive: true, ipWhitelist: null, lastUsedAt: null },
+    account: { id: 'a', name: 'a', tier: 'DEVELOPER' as const, limits: null, feeBasisPoints: null, createdAt: new Date() },
+  };
+  const store = { findByHash: async () => (lookups++, row) } as unknown as ApiKeyStore;
+  let trusted = false;
+  const auth = new Authenticator({ keys: store, cache: new KeyCache({ max: 10, ttlMs: 60_000 }), cacheTrusted: () => trusted, hash, adminToken: null });
+  const creds = { authorization: `Bearer ${value}`, apiKey: '' };
+  await auth.authorize({ kind: 'key' }, creds, '1.1.1.1');
+  await auth.authorize({ kind: 'key' }, creds, '1.1.1.1');
+  t.equal(lookups, 2, 'every request reads the store');
+  trusted = true;
+  await auth.authorize({ kind: 'key' }, creds, '1.1.1.1');
+  await auth.authorize({ kind: 'key' }, creds, '1.1.1.1');
+  t.equal(lookups, 3, 'cached again once the subscription is healthy');
+});

@@ -62,7 +62,8 @@ if (!realServersAvailable()) {
 
   function workerPids(): number[] {
     try {
-      return execFileSync('pgrep', ['-P', String(server.process.pid)]).toString().trim().split('\n').map(Number);
+      // tsx also runs an esbuild service as a child of the primary: match the workers only.
+      return execFileSync('pgrep', ['-P', String(server.process.pid), '-f', 'src/cli/main.ts']).toString().trim().split('\n').map(Number);
     } catch {
       return [];
     }

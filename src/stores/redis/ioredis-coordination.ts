@@ -55,7 +55,10 @@ export function ioredisCoordination(options: IoredisCoordinationOptions): Coordi
     watch(new Redis(options.url, { ...named('commands'), enableAutoPipelining: true, maxRetriesPerRequest: 2 }), 'commands'),
   );
   // Subscriptions are restored by ioredis after a reconnect (autoResubscribe).
-  const subscriber = watch(new Redis(options.url, { ...named('subscriber'), maxRetriesPerRequest: null }), 'subscriber');
+  // No ready check: ioredis sends INFO for it after the connection name is set, and when a
+  // SUBSCRIBE queued before connect goes out first, INFO fails ("Connection in subscriber mode")
+  // and the connection loops on reconnects, dropping broadcasts (key revocation among them).
+  const subscriber = watch(new Redis(options.url, { ...named('subscriber'), maxRetriesPerRequest: null, enableReadyCheck: false }), 'subscriber');
   const idleBlocking: Redis[] = [];
   const openBlocking = new Set<Redis>();
   const channels = new Map<string, ChannelState>();
@@ -83,6 +86,22 @@ export function ioredisCoordination(options: IoredisCoordinationOptions): Coordi
     });
     return redis;
   }
+
+  // Healthy from the first confirmed connection until the connection drops; listeners hear when
+  // it is back, since anything published in between never reached this worker.
+  let subscribed = false;
+  let hadGap = false;
+  const restoredListeners: Array<() => void> = [];
+  subscriber.on('ready', () => {
+    subscribed = true;
+    if (!hadGap) return;
+    hadGap = false;
+    for (const listener of restoredListeners) listener();
+  });
+  subscriber.on('close', () => {
+    if (subscribed) hadGap = true;
+    subscribed = false;
+  });
 
   subscriber.on('message', (channel: string, raw: string) => {
     const envelope = decodeEnvelope(raw);
@@ -204,6 +223,12 @@ export function ioredisCoordination(options: IoredisCoordinationOptions): Coordi
         day.ttlMs,
       );
       return decide(admitted === 1, minuteCount, dayCount, limits, nowMs);
+    },
+
+    subscriptionHealthy: () => subscribed,
+
+    onSubscriptionRestored(listener: () => void): void {
+      restoredListeners.push(listener);
     },
 
     async ping(): Promise<void> {

@@ -156,6 +156,10 @@ export function memoryCoordination(options: MemoryCoordinationOptions = {}): Coo
       return countRequest(bus, accountId, limits, nowMs);
     },
 
+    // In process, delivery cannot be interrupted.
+    subscriptionHealthy: () => true,
+    onSubscriptionRestored: () => undefined,
+
     async ping(): Promise<void> {
       assertOpen();
     },
