@@ -19,6 +19,7 @@ import { startRuntimeSampler } from './metrics/runtime.js';
 import { allRoutes } from './routes/index.js';
 import type { Services } from './services.js';
 import { openStores } from './stores/open.js';
+import { withTerminalExecutionCache } from './stores/terminal-execution-cache.js';
 import { startActorSystem } from '../actors/root-supervisor.js';
 import { spawnUsageActor } from '../actors/usage-actor.js';
 import { spawnAgentRegistry } from '../actors/agent-registry-actor.js';
@@ -81,7 +82,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   );
   const orchestration = await startOrchestration({
     directory: agents,
-    executions: stores.durable.executions,
+    executions: withTerminalExecutionCache(stores.durable.executions),
     idempotency: stores.durable.idempotency,
     coordination: stores.coordination,
     supervisor,
