@@ -1,17 +1,6 @@
-/** POST /v1/orchestrate (spec §4.1, §2.4, §2.5; DESIGN §7). */
+/** POST /v1/orchestrate (spec §4.1, §2.4, §2.5; DESIGN §7). Selection fields are shared with the preview. */
 import { Type, type Static } from '@sinclair/typebox';
-
-const Label = Type.String({ minLength: 1, maxLength: 100 });
-
-export const SelectionCriteria = Type.Object(
-  {
-    verticals: Type.Optional(Type.Array(Label, { maxItems: 50 })),
-    requiredCapabilities: Type.Optional(Type.Array(Label, { maxItems: 50 })),
-    maxAgents: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
-    minConfidence: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-  },
-  { additionalProperties: false },
-);
+import { Context, Query, SelectionCriteriaSchema } from './selection.js';
 
 export const WebhookConfig = Type.Object(
   {
@@ -36,9 +25,9 @@ export const AgentId = Type.String({ minLength: 1, maxLength: 100 });
 
 export const OrchestrateBody = Type.Object(
   {
-    query: Type.String({ minLength: 1, maxLength: 10_000 }),
-    context: Type.Optional(Type.Object({}, { additionalProperties: true })),
-    selectionCriteria: Type.Optional(SelectionCriteria),
+    query: Query,
+    context: Type.Optional(Context),
+    selectionCriteria: Type.Optional(SelectionCriteriaSchema),
     aggregationStrategy: Type.Optional(
       Type.Union([Type.Literal('merge'), Type.Literal('best'), Type.Literal('vote'), Type.Literal('custom')]),
     ),
