@@ -28,6 +28,7 @@ export const ErrorCode = {
   IDEMPOTENCY_IN_PROGRESS: 'IDEMPOTENCY_IN_PROGRESS',
   IDEMPOTENCY_KEY_REUSED: 'IDEMPOTENCY_KEY_REUSED',
   WORKFLOW_NOT_FOUND: 'WORKFLOW_NOT_FOUND',
+  WORKFLOW_ALREADY_EXISTS: 'WORKFLOW_ALREADY_EXISTS',
   APPROVAL_NOT_FOUND: 'APPROVAL_NOT_FOUND',
   APPROVAL_ALREADY_DECIDED: 'APPROVAL_ALREADY_DECIDED',
   RATE_LIMIT_EXCEEDED: 'RATE_LIMIT_EXCEEDED',
@@ -217,3 +218,21 @@ export const idempotencyKeyReused = (key: string): ApiError =>
     ErrorCode.IDEMPOTENCY_KEY_REUSED,
     `X-Idempotency-Key '${key}' was already used with a different request body; use a new key for a new request`,
   );
+
+/** Unknown slug, or a workflow the account cannot see: the same answer. */
+export const workflowNotFound = (slug: string): ApiError =>
+  new ApiError(404, ErrorCode.WORKFLOW_NOT_FOUND, `Workflow '${slug}' not found`);
+
+export const workflowAlreadyExists = (slug: string): ApiError =>
+  new ApiError(409, ErrorCode.WORKFLOW_ALREADY_EXISTS, `Workflow '${slug}' already exists`, {
+    field: 'slug',
+    details: 'PUT /v1/workflows/{slug} replaces it; or choose another slug',
+  });
+
+/** Unknown approval id, one of another execution, or of another account's: the same answer. */
+export const approvalNotFound = (id: string): ApiError =>
+  new ApiError(404, ErrorCode.APPROVAL_NOT_FOUND, `Approval '${id}' not found`);
+
+/** `status`: what the approval already is (approved, rejected, expired, cancelled). */
+export const approvalAlreadyDecided = (id: string, status: string): ApiError =>
+  new ApiError(409, ErrorCode.APPROVAL_ALREADY_DECIDED, `Approval '${id}' was already decided (${status})`, { status });

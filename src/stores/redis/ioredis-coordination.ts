@@ -7,9 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Redis, type RedisOptions } from 'ioredis';
-import type { Coordination, RateLimitDecision, RateLimits } from '../ports.js';
+import { EVENT_STREAM_MAX_LEN, EVENT_STREAM_TTL_MS, type Coordination, type RateLimitDecision, type RateLimits, type StreamEvent } from '../ports.js';
 import { stderrLogger, type StoreLogger } from '../log.js';
 import { decodeEnvelope, encodeEnvelope, NONCE_LENGTH } from './envelope.js';
+import { followStream, parseNotice } from './event-follow.js';
 import { runHandlers, type Handler } from './handlers.js';
 import { keys } from './keys.js';
 import { assertLimits, DAY_MS, decide, MINUTE_MS, windowOf } from './rate-windows.js';
@@ -164,7 +165,7 @@ export function ioredisCoordination(options: IoredisCoordinationOptions): Coordi
     return received;
   }
 
-  return {
+  const api: Coordination = {
     async publish(channel: string, message: string): Promise<number> {
       return commands.publish(k.channel(channel), encodeEnvelope(null, message));
     },
@@ -231,6 +232,43 @@ export function ioredisCoordination(options: IoredisCoordinationOptions): Coordi
       restoredListeners.push(listener);
     },
 
+    async appendEvent(stream: string, type: string, data: string, floorSeq = 0): Promise<StreamEvent> {
+      const seq = await commands.batonEventAppend(
+        k.eventSeq(stream),
+        k.eventStream(stream),
+        type,
+        data,
+        EVENT_STREAM_MAX_LEN,
+        EVENT_STREAM_TTL_MS,
+        floorSeq,
+      );
+      const event: StreamEvent = { seq, type, data };
+      // The notice only wakes followers; one that misses it still reads the stream on the next.
+      await commands.publish(k.channel(k.eventNotices(stream)), encodeEnvelope(null, JSON.stringify(event)));
+      return event;
+    },
+
+    async readEvents(stream: string, afterSeq: number, limit: number): Promise<StreamEvent[]> {
+      const entries = await commands.xrange(k.eventStream(stream), `${afterSeq + 1}-0`, '+', 'COUNT', limit);
+      return entries.map(([id, fields]) => toStreamEvent(id, fields));
+    },
+
+    followEvents(stream: string, afterSeq: number, listener: (event: StreamEvent) => void) {
+      return followStream(
+        {
+          read: (after, limit) => api.readEvents(stream, after, limit),
+          subscribe: (onNotice) =>
+            api.subscribe(k.eventNotices(stream), (message) => {
+              const event = parseNotice(message);
+              if (event !== null) onNotice(event);
+            }),
+        },
+        afterSeq,
+        listener,
+        log,
+      );
+    },
+
     async ping(): Promise<void> {
       await commands.ping();
     },
@@ -246,6 +284,18 @@ export function ioredisCoordination(options: IoredisCoordinationOptions): Coordi
       await Promise.allSettled([subscriber.quit(), commands.quit()]);
     },
   };
+  return api;
+}
+
+/** An XRANGE entry (`<seq>-0`, [t, type, d, data]) as an event. */
+function toStreamEvent(id: string, fields: string[]): StreamEvent {
+  let type = '';
+  let data = '';
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    if (fields[i] === 't') type = fields[i + 1]!;
+    else if (fields[i] === 'd') data = fields[i + 1]!;
+  }
+  return { seq: Number(id.slice(0, id.indexOf('-'))), type, data };
 }
 
 /** Resolves to the promise's value, or to 'guard' if it has not settled within `ms`. */

@@ -19,6 +19,14 @@ export interface RedisKeys {
    */
   rateMinute(accountId: string, minuteIndex: number): string;
   rateDay(accountId: string, dayIndex: number): string;
+  /**
+   * An event stream (a Redis Stream) and its sequence counter. The stream name is a hash tag, so
+   * both keys share a Redis Cluster slot and one script can touch both.
+   */
+  eventStream(stream: string): string;
+  eventSeq(stream: string): string;
+  /** Logical channel (for `channel()`) announcing appends to one event stream. */
+  eventNotices(stream: string): string;
 }
 
 export function keys(prefix: string): RedisKeys {
@@ -32,5 +40,8 @@ export function keys(prefix: string): RedisKeys {
     ack: (nonce) => ackPrefix + nonce,
     rateMinute: (accountId, minuteIndex) => `${ratePrefix}${accountId}}:m:${minuteIndex}`,
     rateDay: (accountId, dayIndex) => `${ratePrefix}${accountId}}:d:${dayIndex}`,
+    eventStream: (stream) => `${prefix}ev:{${stream}}:s`,
+    eventSeq: (stream) => `${prefix}ev:{${stream}}:n`,
+    eventNotices: (stream) => `events:${stream}`,
   };
 }

@@ -4,9 +4,11 @@
  * broadcast waits for each receiving adapter's handlers to finish. Adapters sharing one bus
  * behave like workers sharing one Redis, which is how tests model several workers.
  */
-import type { Coordination, RateLimitDecision, RateLimits } from '../ports.js';
+import { EVENT_STREAM_MAX_LEN, EVENT_STREAM_TTL_MS, type Coordination, type RateLimitDecision, type RateLimits, type StreamEvent } from '../ports.js';
 import { stderrLogger, type StoreLogger } from '../log.js';
+import { followStream, parseNotice } from './event-follow.js';
 import { runHandlers, type Handler } from './handlers.js';
+import { keys } from './keys.js';
 import { assertLimits, DAY_MS, decide, MINUTE_MS } from './rate-windows.js';
 
 /** One adapter's presence on a channel of the bus. */
@@ -28,10 +30,59 @@ export interface MemoryBus {
   readonly rateCounters: Map<string, RateCounter>;
   /** Day window last swept for counters of accounts that stopped calling. */
   rateSweptDay: number;
+  /** Event streams, shared like Redis Streams by every adapter on the bus. */
+  readonly eventStreams: Map<string, MemoryEventStream>;
+  /** When expired event streams were last swept (epoch ms). */
+  eventsSweptMs: number;
+}
+
+/** One in-process event stream: like the Redis Stream plus its counter (lua/event-append-2.lua). */
+interface MemoryEventStream {
+  seq: number;
+  /** Oldest first, at most EVENT_STREAM_MAX_LEN. */
+  readonly events: StreamEvent[];
+  expiresAtMs: number;
+}
+
+// Expired streams are dropped at most this often, on an append.
+const EVENT_SWEEP_INTERVAL_MS = 60_000;
+
+/** Plain code doing what lua/event-append-2.lua does; synchronous, hence atomic in one process. */
+function appendToStream(bus: MemoryBus, stream: string, type: string, data: string, floorSeq: number, nowMs: number): StreamEvent {
+  if (nowMs - bus.eventsSweptMs > EVENT_SWEEP_INTERVAL_MS) {
+    for (const [name, entry] of bus.eventStreams) if (entry.expiresAtMs <= nowMs) bus.eventStreams.delete(name);
+    bus.eventsSweptMs = nowMs;
+  }
+  let entry = bus.eventStreams.get(stream);
+  if (entry === undefined || entry.expiresAtMs <= nowMs) {
+    entry = { seq: 0, events: [], expiresAtMs: 0 };
+    bus.eventStreams.set(stream, entry);
+  }
+  entry.seq = Math.max(entry.seq + 1, floorSeq + 1);
+  entry.expiresAtMs = nowMs + EVENT_STREAM_TTL_MS;
+  const event: StreamEvent = { seq: entry.seq, type, data };
+  entry.events.push(event);
+  if (entry.events.length > EVENT_STREAM_MAX_LEN) entry.events.shift();
+  return event;
+}
+
+/** Events above `afterSeq` (binary search: sequences grow but may skip after a floor). */
+function readStream(bus: MemoryBus, stream: string, afterSeq: number, limit: number, nowMs: number): StreamEvent[] {
+  const entry = bus.eventStreams.get(stream);
+  if (entry === undefined || entry.expiresAtMs <= nowMs) return [];
+  const events = entry.events;
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (events[mid]!.seq <= afterSeq) lo = mid + 1;
+    else hi = mid;
+  }
+  return events.slice(lo, lo + limit);
 }
 
 export function createMemoryBus(): MemoryBus {
-  return { channels: new Map(), rateCounters: new Map(), rateSweptDay: 0 };
+  return { channels: new Map(), rateCounters: new Map(), rateSweptDay: 0, eventStreams: new Map(), eventsSweptMs: 0 };
 }
 
 /** Plain code doing what lua/rate-limit-2.lua does; synchronous, hence atomic in one process. */
@@ -95,7 +146,9 @@ export function memoryCoordination(options: MemoryCoordinationOptions = {}): Coo
     if (members.size === 0) bus.channels.delete(channel);
   }
 
-  return {
+  // Same channel names as the Redis adapter (the prefix is irrelevant in process).
+  const k = keys('');
+  const api: Coordination = {
     async publish(channel: string, message: string): Promise<number> {
       assertOpen();
       const members = receivers(channel);
@@ -160,6 +213,34 @@ export function memoryCoordination(options: MemoryCoordinationOptions = {}): Coo
     subscriptionHealthy: () => true,
     onSubscriptionRestored: () => undefined,
 
+    async appendEvent(stream: string, type: string, data: string, floorSeq = 0): Promise<StreamEvent> {
+      assertOpen();
+      const event = appendToStream(bus, stream, type, data, floorSeq, Date.now());
+      await api.publish(k.eventNotices(stream), JSON.stringify(event));
+      return event;
+    },
+
+    async readEvents(stream: string, afterSeq: number, limit: number): Promise<StreamEvent[]> {
+      assertOpen();
+      return readStream(bus, stream, afterSeq, limit, Date.now());
+    },
+
+    followEvents(stream: string, afterSeq: number, listener: (event: StreamEvent) => void) {
+      return followStream(
+        {
+          read: (after, limit) => api.readEvents(stream, after, limit),
+          subscribe: (onNotice) =>
+            api.subscribe(k.eventNotices(stream), (message) => {
+              const event = parseNotice(message);
+              if (event !== null) onNotice(event);
+            }),
+        },
+        afterSeq,
+        listener,
+        log,
+      );
+    },
+
     async ping(): Promise<void> {
       assertOpen();
     },
@@ -171,4 +252,5 @@ export function memoryCoordination(options: MemoryCoordinationOptions = {}): Coo
       own.clear();
     },
   };
+  return api;
 }

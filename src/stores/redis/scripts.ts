@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import { asset } from '../../paths.js';
 
-const SCRIPT_NAMES = ['ack-1', 'rate-limit-2'] as const;
+const SCRIPT_NAMES = ['ack-1', 'rate-limit-2', 'event-append-2'] as const;
 type ScriptFile = (typeof SCRIPT_NAMES)[number];
 
 export interface ScriptCommands {
@@ -21,11 +21,25 @@ export interface ScriptCommands {
     minuteTtlMs: number,
     dayTtlMs: number,
   ): Promise<[number, number, number]>;
+  /** See lua/event-append-2.lua: the event's sequence number. */
+  batonEventAppend(
+    seqKey: string,
+    streamKey: string,
+    type: string,
+    data: string,
+    maxLen: number,
+    ttlMs: number,
+    floorSeq: number,
+  ): Promise<number>;
 }
 
 export type RedisWithScripts = Redis & ScriptCommands;
 
-const COMMAND_NAMES: Record<ScriptFile, keyof ScriptCommands> = { 'ack-1': 'batonAck', 'rate-limit-2': 'batonRateLimit' };
+const COMMAND_NAMES: Record<ScriptFile, keyof ScriptCommands> = {
+  'ack-1': 'batonAck',
+  'rate-limit-2': 'batonRateLimit',
+  'event-append-2': 'batonEventAppend',
+};
 
 let sources: Map<ScriptFile, string> | null = null;
 

@@ -9,6 +9,7 @@ import { openSql, type SqlConfig } from './connect.js';
 import { migrate } from './migrate.js';
 import { sqlUsageStore } from './usage.js';
 import { sqlWebhookStore } from './webhooks.js';
+import { sqlApprovalStore, sqlWorkflowRunStore, sqlWorkflowStore } from './workflows.js';
 
 export { MEMORY_DATA_DIR, openSql, type Sql, type SqlConfig, type SqlHandle } from './connect.js';
 export { migrate, listMigrations } from './migrate.js';
@@ -36,6 +37,9 @@ export async function openDurableStores(config: SqlConfig, options: DurableOptio
     agents: sqlAgentStore(sql),
     executions: sqlExecutionStore(sql),
     idempotency: sqlIdempotencyStore(sql),
+    workflows: sqlWorkflowStore(sql),
+    workflowRuns: sqlWorkflowRunStore(sql),
+    approvals: sqlApprovalStore(sql),
     async ping(): Promise<void> {
       await sql`select 1`;
     },
