@@ -30,6 +30,8 @@ export interface Config {
   /** Milliseconds a client may take to send its whole body before 408. */
   readonly bodyTimeoutMs: number;
   readonly logLevel: string;
+  /** Folder of workflow definitions (YAML/JSON) loaded at start; null: none. */
+  readonly workflowsDir: string | null;
 }
 
 export type ConfigOverrides = { -readonly [K in keyof Config]?: Config[K] };
@@ -101,6 +103,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     keyHashSecret: text(env, 'BATON_KEY_SECRET'),
     bodyTimeoutMs: integer(env, 'BATON_BODY_TIMEOUT_MS', 10_000, 100, 600_000),
     logLevel: text(env, 'BATON_LOG_LEVEL') ?? 'info',
+    workflowsDir: text(env, 'BATON_WORKFLOWS_DIR') === null ? null : path.resolve(text(env, 'BATON_WORKFLOWS_DIR')!),
   };
   if (embedded && overrides.workers !== undefined && overrides.workers > 1) {
     throw new ConfigError('BATON_WORKERS', 'embedded mode (no DATABASE_URL and REDIS_URL) runs one worker');

@@ -8,6 +8,7 @@ import type { Logger } from './log.js';
 import type { Metrics } from './metrics/index.js';
 import type { OrchestrationService } from './orchestration/service.js';
 import type { Coordination, DurableStores } from './stores/ports.js';
+import type { WorkflowsService } from './workflows/service.js';
 
 export interface Services {
   readonly config: Config;
@@ -25,4 +26,6 @@ export interface Services {
   readonly metrics: Metrics;
   /** Orchestration executions: submit, status, cancel (src/orchestration/service.ts). */
   readonly orchestration: OrchestrationService;
+  /** Workflow definitions, runs, streams and approvals (src/workflows/service.ts). */
+  readonly workflows: WorkflowsService;
 }

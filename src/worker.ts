@@ -30,6 +30,10 @@ import { outboxWebhookSink } from './orchestration/webhook-sink.js';
 import { createOutboundDispatcher } from './outbound/dispatcher.js';
 import { spawnWebhookActor } from '../actors/webhook-actor.js';
 import { VERSION } from './version.js';
+import { workflowRunsSupervisor } from '../actors/workflow-runs-supervisor.js';
+import { loadWorkflowFiles } from './workflows/definition.js';
+import { startWorkflows } from './workflows/service.js';
+import { createToolCaller } from './workflows/tools.js';
 import { isPrimaryMessage, type WorkerMessage } from './worker-messages.js';
 
 export interface RunningWorker {
@@ -91,6 +95,35 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     logger: logger.child({ component: 'orchestration' }),
     onClosedExternally: (record) => executionEvents.transitioned(record),
   });
+  // Workflows (docs/workflows.md). Approvals waiting on this worker, for the gauge.
+  let approvalsPending = 0;
+  const workflowRuns = actors.spawnChild(
+    workflowRunsSupervisor({
+      directory: agents,
+      runs: stores.durable.workflowRuns,
+      approvals: stores.durable.approvals,
+      events: stores.coordination,
+      tools: createToolCaller({ dispatcher: outbound, allowPrivate: config.allowPrivateUrls }),
+      metrics,
+      logger: logger.child({ actor: 'workflows' }),
+      onApprovalPending: (delta) => metrics.approvalsPending((approvalsPending += delta)),
+    }),
+    { name: 'workflows' },
+  );
+  const workflows = await startWorkflows({
+    workflows: stores.durable.workflows,
+    runs: stores.durable.workflowRuns,
+    approvals: stores.durable.approvals,
+    coordination: stores.coordination,
+    directory: agents,
+    supervisor: workflowRuns,
+    metrics,
+    logger: logger.child({ component: 'workflows' }),
+    allowPrivateUrls: config.allowPrivateUrls,
+    fileWorkflows: config.workflowsDir === null ? [] : await loadWorkflowFiles(config.workflowsDir, config.allowPrivateUrls),
+    // PGlite locks its data directory: no other worker can share these runs.
+    soleWorker: config.databaseUrl === null,
+  });
   const storePings = { postgres: () => stores.durable.ping(), ...(config.redisUrl === null ? {} : { redis: () => stores.coordination.ping() }) };
   const sampler = startRuntimeSampler({ metrics, stores: storePings });
   const services: Services = {
@@ -105,6 +138,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     agentClient,
     metrics,
     orchestration,
+    workflows,
   };
   const authenticator = new Authenticator({
     keys: stores.durable.apiKeys,
@@ -137,6 +171,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
         logger.warn({ err: error }, 'usage not fully flushed at shutdown');
       }
       await orchestration.stop();
+      await workflows.stop();
       await agents.stop();
       await actors.stop();
       await agentClient.close();

@@ -543,6 +543,8 @@ export interface RunCheckpoint {
   readonly toolResults: readonly ToolResultEntry[];
   /** Tool calls of the round still to run; the first waits for `approvalId`. */
   readonly pendingCalls: readonly ToolCall[];
+  /** Every tool call of the current round (recorded in `history` once the round is over). */
+  readonly roundCalls: readonly ToolCall[];
   readonly approvalId: string;
   /** Last event sequence number the run appended (so a lost in-process stream continues after it). */
   readonly lastSeq: number;
@@ -580,8 +582,8 @@ export interface WorkflowRunStore {
   saveCheckpoint(id: string, checkpoint: RunCheckpoint | null): Promise<void>;
   /** Extends the lease of every running run of `owner`. */
   renewLeases(owner: string, leaseMs: number): Promise<void>;
-  /** Lets other workers take these runs at once (graceful hand-over). */
-  releaseLeases(owner: string, ids: readonly string[]): Promise<void>;
+  /** Lets other workers take `owner`'s runs paused on an approval at once (graceful hand-over). */
+  releasePaused(owner: string): Promise<void>;
   /**
    * Takes over running runs whose lease lapsed (`all`: every running run not owned by `owner`,
    * for embedded mode, where no other worker can exist) and returns them.

@@ -130,11 +130,11 @@ export function sqlWorkflowRunStore(sql: Sql): WorkflowRunStore {
         where owner = ${owner} and status = 'running'`;
     },
 
-    async releaseLeases(owner, ids) {
-      if (ids.length === 0) return;
+    async releasePaused(owner) {
+      // Only paused runs: their whole state is the checkpoint; a run mid-call is not handed over.
       await sql`
         update workflow_runs set lease_until = now() - interval '1 second'
-        where owner = ${owner} and status = 'running' and id = any(${ids as string[]}::text[])`;
+        where owner = ${owner} and status = 'running' and jsonb_typeof(record->'checkpoint') = 'object'`;
     },
 
     async claim(owner, leaseMs, limit, all) {

@@ -1,0 +1,148 @@
+/**
+ * Workflows (spec §4.9–4.12, DESIGN §8): definitions, runs, the SSE stream, cancel, approval
+ * decisions and the pending-approval list. Definitions written with the operator token are
+ * global; with a key, the key's account's. Runs, streams and approvals of other accounts are 404.
+ */
+import { Permission } from '../auth/permissions.js';
+import { asKey, type Principal } from '../auth/principal.js';
+import { invalidRequest } from '../errors.js';
+import { json, route, type StreamReply } from '../http/route.js';
+import { DecisionBody, RunWorkflowBody, WorkflowReplaceBody } from '../schemas/workflows.js';
+import type { ApprovalStatus } from '../stores/ports.js';
+import { compile, type Validator } from '../validation.js';
+import { workflowBody } from '../workflows/definition.js';
+import type { WorkflowsService } from '../workflows/service.js';
+
+const replaceBody = compile(WorkflowReplaceBody);
+const runBody = compile(RunWorkflowBody);
+const decisionSchema = compile(DecisionBody);
+// The reason is optional, and so is the body itself: an empty POST decides without one.
+const decisionBody: Validator<DecisionBody> = {
+  schema: decisionSchema.schema,
+  parse: (value) => decisionSchema.parse(value === undefined ? {} : value),
+};
+const APPROVAL_STATUSES: readonly ApprovalStatus[] = ['pending', 'approved', 'rejected', 'expired', 'cancelled'];
+
+/** The operator writes global definitions; a key writes its account's. */
+function ownerOf(principal: Principal): string | null {
+  return principal.kind === 'operator' ? null : asKey(principal).account.id;
+}
+
+export function workflowRoutes(workflows: WorkflowsService) {
+  const write = { kind: 'permission', permission: Permission.WORKFLOWS_WRITE, operator: true } as const;
+  const read = { kind: 'permission', permission: Permission.WORKFLOWS_READ, operator: true } as const;
+  return [
+    route({
+      method: 'post',
+      path: '/v1/workflows',
+      access: write,
+      body: workflowBody,
+      handle: async (ctx) => {
+        const result = await workflows.create(ownerOf(ctx.principal), ctx.body);
+        return json(result.status, result.body);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/workflows',
+      access: read,
+      handle: async (ctx) => {
+        const result = await workflows.list(ownerOf(ctx.principal));
+        return json(result.status, result.body);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/workflows/:slug',
+      access: read,
+      handle: async (ctx) => {
+        const result = await workflows.get(ownerOf(ctx.principal), ctx.params.slug!);
+        return json(result.status, result.body);
+      },
+    }),
+    route({
+      method: 'put',
+      path: '/v1/workflows/:slug',
+      access: write,
+      body: replaceBody,
+      handle: async (ctx) => {
+        const result = await workflows.replace(ownerOf(ctx.principal), ctx.params.slug!, ctx.body);
+        return json(result.status, result.body);
+      },
+    }),
+    route({
+      method: 'del',
+      path: '/v1/workflows/:slug',
+      access: write,
+      handle: async (ctx) => {
+        await workflows.remove(ownerOf(ctx.principal), ctx.params.slug!);
+        return { kind: 'empty', status: 204 };
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/workflows/:slug/run',
+      access: { kind: 'permission', permission: Permission.WORKFLOWS_RUN },
+      body: runBody,
+      handle: async (ctx) => {
+        const result = await workflows.run(asKey(ctx.principal).account.id, ctx.params.slug!, ctx.body);
+        return json(result.status, result.body);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/workflows/execute/:id',
+      access: { kind: 'permission', permission: Permission.WORKFLOWS_READ },
+      handle: async (ctx) => {
+        const result = await workflows.status(asKey(ctx.principal).account.id, ctx.params.id!);
+        return json(result.status, result.body);
+      },
+    }),
+    route({
+      method: 'post',
+      path: '/v1/workflows/execute/:id/cancel',
+      access: { kind: 'permission', permission: Permission.WORKFLOWS_RUN },
+      handle: async (ctx) => {
+        const result = await workflows.cancel(asKey(ctx.principal).account.id, ctx.params.id!);
+        return json(result.status, result.body);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/api/v1/workflows/execute/:id/stream',
+      access: { kind: 'permission', permission: Permission.WORKFLOWS_READ },
+      headers: ['last-event-id'],
+      handle: async (ctx): Promise<StreamReply> => {
+        // Last-Event-ID as browsers send it on reconnect; `?lastEventId=` for clients that cannot set headers.
+        const lastEventId = ctx.headers['last-event-id'] || (ctx.query.get('lastEventId') ?? '');
+        const start = await workflows.openStream(asKey(ctx.principal).account.id, ctx.params.id!, lastEventId);
+        return { kind: 'stream', start };
+      },
+    }),
+    ...(['approve', 'reject'] as const).map((verb) =>
+      route({
+        method: 'post',
+        path: `/v1/workflows/execute/:id/${verb}/:approvalId`,
+        access: { kind: 'permission', permission: Permission.WORKFLOWS_APPROVE },
+        body: decisionBody,
+        handle: async (ctx) => {
+          const decision = verb === 'approve' ? 'approved' : 'rejected';
+          const result = await workflows.decide(asKey(ctx.principal).account.id, ctx.params.id!, ctx.params.approvalId!, decision, ctx.body.reason ?? null);
+          return json(result.status, result.body);
+        },
+      }),
+    ),
+    route({
+      method: 'get',
+      path: '/v1/approvals',
+      access: { kind: 'permission', permission: Permission.WORKFLOWS_READ },
+      handle: async (ctx) => {
+        const raw = ctx.query.get('status') ?? 'pending';
+        const status = APPROVAL_STATUSES.find((s) => s === raw);
+        if (status === undefined) throw invalidRequest('status', `status must be one of ${APPROVAL_STATUSES.join(', ')}`);
+        const result = await workflows.listApprovals(asKey(ctx.principal).account.id, status);
+        return json(result.status, result.body);
+      },
+    }),
+  ];
+}

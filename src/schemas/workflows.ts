@@ -1,0 +1,68 @@
+/** Request bodies of the workflow endpoints (spec §4.9–4.12, DESIGN §8). */
+import { Type, type Static } from '@sinclair/typebox';
+import type { WorkflowDefinition } from '../stores/ports.js';
+import { AgentId } from './agents.js';
+import { Name } from './common.js';
+
+/** Lowercase slug: letters and digits in runs joined by single hyphens or underscores. */
+export const WorkflowSlug = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9]+(?:[-_][a-z0-9]+)*$' });
+
+const ToolName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' });
+
+export const WorkflowTool = Type.Object(
+  {
+    name: ToolName,
+    description: Type.Optional(Type.String({ maxLength: 4000 })),
+    /** POSTed `{ input }`; checked against the outbound URL policy. */
+    url: Type.String({ minLength: 1, maxLength: 2048 }),
+    /** A JSON Schema handed to the agent as is; the service does not validate inputs with it. */
+    inputSchema: Type.Optional(Type.Unsafe<Readonly<Record<string, unknown>>>({ type: 'object' })),
+    risk: Type.Union([Type.Literal('low'), Type.Literal('high')]),
+    timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 300_000 })),
+  },
+  { additionalProperties: false },
+);
+
+export const WorkflowStep = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' }),
+    agent: AgentId,
+    tools: Type.Optional(Type.Array(WorkflowTool, { maxItems: 32 })),
+  },
+  { additionalProperties: false },
+);
+
+const DefinitionFields = {
+  name: Name,
+  description: Type.Optional(Type.String({ maxLength: 4000 })),
+  steps: Type.Array(WorkflowStep, { minItems: 1, maxItems: 20 }),
+  /** How long a high-risk tool call waits for a decision; default 600000 (10 min), at most 7 days. */
+  approvalTimeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 7 * 86_400_000 })),
+  onApprovalTimeout: Type.Optional(Type.Union([Type.Literal('reject'), Type.Literal('fail')])),
+  /** Agent rounds (calls) a run may make over all its steps; default 20. */
+  maxSteps: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+};
+
+export const WorkflowBody = Type.Object({ slug: WorkflowSlug, ...DefinitionFields }, { additionalProperties: false });
+export type WorkflowBody = Static<typeof WorkflowBody>;
+
+/** PUT: the slug is in the path; a slug in the body must match it. */
+export const WorkflowReplaceBody = Type.Object({ slug: Type.Optional(WorkflowSlug), ...DefinitionFields }, { additionalProperties: false });
+export type WorkflowReplaceBody = Static<typeof WorkflowReplaceBody>;
+
+export const RunWorkflowBody = Type.Object(
+  {
+    task: Type.String({ minLength: 1, maxLength: 10_000 }),
+    /** Free-form; `conversation_id` (string) is echoed in the response. */
+    metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { additionalProperties: false },
+);
+export type RunWorkflowBody = Static<typeof RunWorkflowBody>;
+
+export const DecisionBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 2000 })) }, { additionalProperties: false });
+export type DecisionBody = Static<typeof DecisionBody>;
+
+// The stored shape and the schema must not drift apart.
+const sameShape: WorkflowDefinition = null as unknown as WorkflowBody;
+void sameShape;
