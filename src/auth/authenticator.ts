@@ -54,6 +54,17 @@ export class Authenticator {
 
   /** Resolves the caller for a route, or throws the error the client should see. */
   async authorize(access: Access, credentials: Credentials, clientAddress: string): Promise<Principal> {
+    const principal = await this.authenticate(access, credentials, clientAddress);
+    this.checkPermission(access, principal);
+    return principal;
+  }
+
+  /**
+   * Who is calling (401s, the key's expiry and IP allowlist), without the route's permission:
+   * the pipeline counts the request against the account's rate limit between the two steps,
+   * so a refused permission still counts while a request from outside the allowlist does not.
+   */
+  async authenticate(access: Access, credentials: Credentials, clientAddress: string): Promise<Principal> {
     if (access.kind === 'public') return ANONYMOUS;
     const secret = presentedSecret(credentials);
     if (secret === '') {
@@ -76,11 +87,16 @@ export class Authenticator {
     if (key.ipWhitelist !== null && !this.#allowlist(key.ipWhitelist).allows(clientAddress)) {
       throw ipNotAllowed(clientAddress);
     }
+    return { kind: 'key', key: found.key, account: found.account };
+  }
+
+  /** The route's permission (403), for a principal `authenticate` returned. */
+  checkPermission(access: Access, principal: Principal): void {
+    if (principal.kind !== 'key') return;
     if (access.kind === 'operator') throw forbidden('operator', 'This endpoint needs the operator token');
-    if (access.kind === 'permission' && !grants(key.permissions, access.permission)) {
+    if (access.kind === 'permission' && !grants(principal.key.permissions, access.permission)) {
       throw forbidden(access.permission);
     }
-    return { kind: 'key', key: found.key, account: found.account };
   }
 
   async #lookup(secret: string): Promise<KeyWithAccount | null> {

@@ -133,12 +133,14 @@ async function run(
       }
     }
     // Authenticate before looking inside the body, so anonymous callers learn nothing from it.
-    principal = await deps.authenticator.authorize(
+    principal = await deps.authenticator.authenticate(
       route.access,
       { authorization: headers['authorization']!, apiKey: headers['x-api-key']! },
       clientAddress,
     );
+    // Every request of a known key counts, a refused permission included (DESIGN §10).
     if (deps.gate !== null && principal.kind === 'key') exchange.extraHeaders = await deps.gate.admit(principal);
+    deps.authenticator.checkPermission(route.access, principal);
     let body: unknown = bytes === null ? undefined : parseJsonBody(bytes);
     if (route.body !== undefined) body = route.body.parse(body);
     const params: Record<string, string> = {};

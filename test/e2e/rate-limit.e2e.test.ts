@@ -92,3 +92,15 @@ t.test('another account of the same tier is not affected by an exhausted one', a
   const res = await api(server, 'GET', '/v1/auth/test', { key });
   t.equal(res.status, 200);
 });
+
+t.test('a request refused for a missing permission still counts and carries the headers', async (t) => {
+  const { key } = await createAccountWithKey(server, 'DEVELOPER', ['agents:read']);
+  await startOfQuietMinute();
+  const first = await api(server, 'GET', '/v1/auth/test', { key });
+  t.equal(header(first, 'x-ratelimit-remaining'), '99');
+  const refused = await api(server, 'GET', '/v1/api-keys', { key });
+  t.equal(refused.status, 403);
+  t.equal(header(refused, 'x-ratelimit-remaining'), '98');
+  const after = await api(server, 'GET', '/v1/auth/test', { key });
+  t.equal(header(after, 'x-ratelimit-remaining'), '97');
+});
