@@ -11,7 +11,7 @@ export interface ToolServer {
   close(): Promise<void>;
 }
 
-/** Answers POST /<name> with `{ echoed: input, tool: name }`. */
+/** Answers POST /<name> with `{ echoed: input, tool: name }`, plus `pad` characters when input.pad is a number. */
 export async function startToolServer(): Promise<ToolServer> {
   const calls: Array<{ path: string; body: unknown }> = [];
   const server = http.createServer((req, res) => {
@@ -21,7 +21,8 @@ export async function startToolServer(): Promise<ToolServer> {
       const body = JSON.parse(Buffer.concat(chunks).toString() || 'null') as { input?: unknown } | null;
       const path = req.url ?? '/';
       calls.push({ path, body });
-      const text = JSON.stringify({ echoed: body?.input ?? null, tool: path.slice(1) });
+      const pad = (body?.input as { pad?: unknown } | undefined)?.pad;
+      const text = JSON.stringify({ echoed: body?.input ?? null, tool: path.slice(1), ...(typeof pad === 'number' ? { pad: 'x'.repeat(pad) } : {}) });
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(text);
     });
