@@ -305,6 +305,26 @@ export interface RateLimitDecision {
   readonly day: RateWindow;
 }
 
+/** Concurrency limits of one account (spec §8): slots running at once, and places in its queue. */
+export interface ConcurrencyLimits {
+  readonly concurrent: number;
+  readonly queueSize: number;
+}
+
+/**
+ * The outcome of taking a concurrency slot. `promoted`: holders of the same account moved from
+ * the queue into slots by this call (slots whose lease had expired were reclaimed), which the
+ * caller must start; in FIFO order.
+ */
+export type SlotAcquisition =
+  | { readonly status: 'started'; readonly promoted: readonly string[] }
+  /** `position`: 1 for the head of the queue. */
+  | { readonly status: 'queued'; readonly position: number; readonly promoted: readonly string[] }
+  | { readonly status: 'full'; readonly promoted: readonly string[] };
+
+/** Where a holder stands: in a slot whose lease is live or expired, in the queue, or nowhere. */
+export type SlotState = 'running' | 'expired' | 'queued' | 'none';
+
 /**
  * Shared coordination state (Redis, or in-process in embedded mode). Later features add
  * script-level operations (rate limits, queues, leases, event streams) here, one method each,
@@ -338,6 +358,23 @@ export interface Coordination {
    * a refused request is not counted. Shared by every worker and node on the same Redis.
    */
   rateLimit(accountId: string, limits: RateLimits, nowMs: number): Promise<RateLimitDecision>;
+  /**
+   * Concurrency slots and a FIFO queue per account (DESIGN §10), atomically and in one round
+   * trip each: slots whose lease ended by `nowMs` are reclaimed and queued holders promoted into
+   * free slots first; then `holderId` gets a slot (lease until `nowMs + leaseMs`) when one is
+   * free and nobody waits, else a queue place, else nothing ('full'). Asking again for a holder
+   * that already has a slot or a place returns it (a slot's lease is renewed).
+   */
+  acquireSlot(accountId: string, holderId: string, limits: ConcurrencyLimits, leaseMs: number, nowMs: number): Promise<SlotAcquisition>;
+  /**
+   * Frees the holder's slot or queue place (a no-op when it has neither), reclaims expired slots
+   * and promotes queued holders into free slots, FIFO, with a lease of `leaseMs`; returns them,
+   * for the caller to start. Uses the concurrent limit of the account's latest acquire.
+   */
+  releaseSlot(accountId: string, holderId: string, leaseMs: number, nowMs: number): Promise<string[]>;
+  /** Extends the leases of holders whose slot is still live; returns those that no longer have one. */
+  renewSlots(accountId: string, holderIds: readonly string[], leaseMs: number, nowMs: number): Promise<string[]>;
+  slotState(accountId: string, holderId: string, nowMs: number): Promise<SlotState>;
   /**
    * Appends one event to a stream (a Redis Stream with a 24 h expiry, bounded to the most recent
    * `EVENT_STREAM_MAX_LEN` events) and gives it the stream's next sequence number, atomically, so

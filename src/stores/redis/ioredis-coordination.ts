@@ -14,6 +14,7 @@ import { followStream, parseNotice } from './event-follow.js';
 import { runHandlers, type Handler } from './handlers.js';
 import { keys } from './keys.js';
 import { assertLimits, DAY_MS, decide, MINUTE_MS, windowOf } from './rate-windows.js';
+import { redisSlots } from './concurrency-slots.js';
 import { defineScripts } from './scripts.js';
 
 export interface IoredisCoordinationOptions {
@@ -60,6 +61,7 @@ export function ioredisCoordination(options: IoredisCoordinationOptions): Coordi
   // SUBSCRIBE queued before connect goes out first, INFO fails ("Connection in subscriber mode")
   // and the connection loops on reconnects, dropping broadcasts (key revocation among them).
   const subscriber = watch(new Redis(options.url, { ...named('subscriber'), maxRetriesPerRequest: null, enableReadyCheck: false }), 'subscriber');
+  const slots = redisSlots(commands, k);
   const idleBlocking: Redis[] = [];
   const openBlocking = new Set<Redis>();
   const channels = new Map<string, ChannelState>();
@@ -225,6 +227,11 @@ export function ioredisCoordination(options: IoredisCoordinationOptions): Coordi
       );
       return decide(admitted === 1, minuteCount, dayCount, limits, nowMs);
     },
+
+    acquireSlot: (accountId, holderId, limits, leaseMs, nowMs) => slots.acquire(accountId, holderId, limits, leaseMs, nowMs),
+    releaseSlot: (accountId, holderId, leaseMs, nowMs) => slots.release(accountId, holderId, leaseMs, nowMs),
+    renewSlots: (accountId, holderIds, leaseMs, nowMs) => slots.renew(accountId, holderIds, leaseMs, nowMs),
+    slotState: (accountId, holderId, nowMs) => slots.state(accountId, holderId, nowMs),
 
     subscriptionHealthy: () => subscribed,
 

@@ -27,6 +27,14 @@ export interface RedisKeys {
   eventSeq(stream: string): string;
   /** Logical channel (for `channel()`) announcing appends to one event stream. */
   eventNotices(stream: string): string;
+  /**
+   * Concurrency of one account: its slot holders (sorted set, score = lease end), its FIFO queue
+   * (sorted set, score = arrival number) and a hash with the arrival counter and the concurrent
+   * limit. The account id is a hash tag, so one script can touch all three in Redis Cluster.
+   */
+  slots(accountId: string): string;
+  slotQueue(accountId: string): string;
+  slotMeta(accountId: string): string;
 }
 
 export function keys(prefix: string): RedisKeys {
@@ -43,5 +51,8 @@ export function keys(prefix: string): RedisKeys {
     eventStream: (stream) => `${prefix}ev:{${stream}}:s`,
     eventSeq: (stream) => `${prefix}ev:{${stream}}:n`,
     eventNotices: (stream) => `events:${stream}`,
+    slots: (accountId) => `${prefix}cq:{${accountId}}:slots`,
+    slotQueue: (accountId) => `${prefix}cq:{${accountId}}:queue`,
+    slotMeta: (accountId) => `${prefix}cq:{${accountId}}:meta`,
   };
 }

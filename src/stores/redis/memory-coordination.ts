@@ -10,6 +10,7 @@ import { followStream, parseNotice } from './event-follow.js';
 import { runHandlers, type Handler } from './handlers.js';
 import { keys } from './keys.js';
 import { assertLimits, DAY_MS, decide, MINUTE_MS } from './rate-windows.js';
+import { memoryAcquire, memoryRelease, memoryRenew, memoryState, type MemorySlotTable } from './concurrency-slots.js';
 
 /** One adapter's presence on a channel of the bus. */
 interface Member {
@@ -34,6 +35,8 @@ export interface MemoryBus {
   readonly eventStreams: Map<string, MemoryEventStream>;
   /** When expired event streams were last swept (epoch ms). */
   eventsSweptMs: number;
+  /** Concurrency slots and queues per account (lua/slot-*.lua), shared like Redis keys. */
+  readonly slots: MemorySlotTable;
 }
 
 /** One in-process event stream: like the Redis Stream plus its counter (lua/event-append-2.lua). */
@@ -82,7 +85,7 @@ function readStream(bus: MemoryBus, stream: string, afterSeq: number, limit: num
 }
 
 export function createMemoryBus(): MemoryBus {
-  return { channels: new Map(), rateCounters: new Map(), rateSweptDay: 0, eventStreams: new Map(), eventsSweptMs: 0 };
+  return { channels: new Map(), rateCounters: new Map(), rateSweptDay: 0, eventStreams: new Map(), eventsSweptMs: 0, slots: new Map() };
 }
 
 /** Plain code doing what lua/rate-limit-2.lua does; synchronous, hence atomic in one process. */
@@ -207,6 +210,26 @@ export function memoryCoordination(options: MemoryCoordinationOptions = {}): Coo
       assertOpen();
       assertLimits(limits);
       return countRequest(bus, accountId, limits, nowMs);
+    },
+
+    async acquireSlot(accountId, holderId, limits, leaseMs, nowMs) {
+      assertOpen();
+      return memoryAcquire(bus.slots, accountId, holderId, limits, leaseMs, nowMs);
+    },
+
+    async releaseSlot(accountId, holderId, leaseMs, nowMs) {
+      assertOpen();
+      return memoryRelease(bus.slots, accountId, holderId, leaseMs, nowMs);
+    },
+
+    async renewSlots(accountId, holderIds, leaseMs, nowMs) {
+      assertOpen();
+      return memoryRenew(bus.slots, accountId, holderIds, leaseMs, nowMs);
+    },
+
+    async slotState(accountId, holderId, nowMs) {
+      assertOpen();
+      return memoryState(bus.slots, accountId, holderId, nowMs);
     },
 
     // In process, delivery cannot be interrupted.
