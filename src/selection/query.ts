@@ -27,11 +27,15 @@ export interface TermGroup {
   readonly weight: number;
   readonly surface: string;
   readonly alternatives: readonly TermAlternative[];
+  /** Clause of the query the word is in (0, 1, …); −1 for context and criteria words. */
+  readonly clause: number;
 }
 
 export interface AnalyzedQuery {
   readonly language: Language;
   readonly groups: readonly TermGroup[];
+  /** Number of clauses of the query (≥ 1). */
+  readonly clauses: number;
 }
 
 function alternativesFor(index: CatalogIndex, token: Token, language: Language): TermAlternative[] {
@@ -81,14 +85,27 @@ function addGroups(
   weight: number,
   seen: Set<string>,
   groups: TermGroup[],
+  clauseOf: (i: number) => number,
 ): void {
-  for (const token of tokens) {
-    if (seen.has(token.folded)) continue;
+  tokens.forEach((token, i) => {
+    if (seen.has(token.folded)) return;
     seen.add(token.folded);
-    if (isStopWord(token.folded, language)) continue;
+    if (isStopWord(token.folded, language)) return;
     const alternatives = alternativesFor(index, token, language);
-    if (alternatives.length > 0) groups.push({ weight, surface: token.surface, alternatives });
-  }
+    if (alternatives.length > 0) groups.push({ weight, surface: token.surface, alternatives, clause: clauseOf(i) });
+  });
+}
+
+/**
+ * Clause boundaries of a query: sentence and clause punctuation, and the conjunctions that join
+ * two requests ("X, then Y", "X and Y"), in the four supported languages.
+ */
+const CLAUSE_BREAK = /[.!?;:,()]+|\s(?:and|then|plus|also|as well as|y|luego|despues|tambien|et|puis|ensuite|aussi|und|dann|sowie|auch)\s/giu;
+
+/** Splits the query into clauses; each returned piece is tokenized on its own. */
+export function splitClauses(query: string): string[] {
+  const folded = query.normalize('NFKD').replace(/\p{M}+/gu, '');
+  return folded.split(CLAUSE_BREAK).filter((part) => part.trim().length > 0);
 }
 
 export function analyzeQuery(index: CatalogIndex, query: string, context: unknown): AnalyzedQuery {
@@ -96,12 +113,21 @@ export function analyzeQuery(index: CatalogIndex, query: string, context: unknow
   const language = detectLanguage(queryTokens);
   const groups: TermGroup[] = [];
   const seen = new Set<string>();
-  addGroups(index, queryTokens, language, 1, seen, groups);
+  const pieces = splitClauses(query);
+  const clauseTokens: Token[] = [];
+  const clauseIndex: number[] = [];
+  pieces.forEach((piece, c) => {
+    for (const token of tokenize(piece)) {
+      clauseTokens.push(token);
+      clauseIndex.push(c);
+    }
+  });
+  addGroups(index, clauseTokens, language, 1, seen, groups, (i) => clauseIndex[i] ?? 0);
   if (context !== undefined && context !== null) {
     const contextTokens = tokenize(contextText(context));
-    addGroups(index, contextTokens, detectLanguage(contextTokens), CONTEXT_WEIGHT, seen, groups);
+    addGroups(index, contextTokens, detectLanguage(contextTokens), CONTEXT_WEIGHT, seen, groups, () => -1);
   }
-  return { language, groups: oneMeaningPerStem(groups) };
+  return { language, groups: oneMeaningPerStem(groups), clauses: Math.max(1, pieces.length) };
 }
 
 /**

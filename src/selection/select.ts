@@ -6,7 +6,7 @@ import type { CatalogIndex } from './catalog.js';
 import { FIELD_NAMES } from './catalog.js';
 import { analyzeQuery } from './query.js';
 import type { AnalyzedQuery, TermGroup } from './query.js';
-import { computeEvidence, relevanceOf, reliabilityOf } from './score.js';
+import { agentRelevance, bestEvidence, computeEvidence, reliabilityOf } from './score.js';
 import type { ScoringParams } from './score.js';
 import { SCORING } from './score.js';
 import { CandidateStatus, SELECTION_DEFAULTS, UNKNOWN_AGENT_STATS } from './types.js';
@@ -60,8 +60,8 @@ function withCriteriaTerms(index: CatalogIndex, query: AnalyzedQuery, criteria: 
   const extra = analyzeQuery(index, required.join(' ').replace(/-/g, ' '), undefined).groups;
   const present = new Set(query.groups.map((g) => g.alternatives[0]?.stem));
   const groups: TermGroup[] = [...query.groups];
-  for (const g of extra) if (!present.has(g.alternatives[0]?.stem)) groups.push(g);
-  return { language: query.language, groups };
+  for (const g of extra) if (!present.has(g.alternatives[0]?.stem)) groups.push({ ...g, clause: -1 });
+  return { language: query.language, groups, clauses: query.clauses };
 }
 
 interface Scored {
@@ -81,27 +81,28 @@ function score(
 ): { criteria: EffectiveCriteria; scored: Scored[]; matches: Map<number, string[][]> | undefined } {
   const criteria = effectiveCriteria(request);
   const query = withCriteriaTerms(index, analyzeQuery(index, request.query, request.context), criteria);
-  const { evidence, matches, touched } = computeEvidence(index, query, explain);
+  const ev = computeEvidence(index, query, explain, params);
+  const { evidence, matches, touched } = ev;
   // The fast path only needs agents with evidence: the others cannot reach any confidence > 0,
   // which only matters when minConfidence is 0 (then every agent that passes the filters qualifies,
   // as the preview shows).
   const everyAgent = explain || criteria.minConfidence <= 0;
   const considered: readonly number[] = everyAgent ? index.agents.map((_, i) => i) : touched;
   const status = new Map<number, CandidateStatus | undefined>();
-  let best = 0;
+  const eligible: number[] = [];
   for (const i of considered) {
     const s = gate(index, i, criteria, stats);
     status.set(i, s);
-    if (s === undefined && (evidence[i] ?? 0) > best) best = evidence[i] ?? 0;
+    if (s === undefined && (evidence[i] ?? 0) > 0) eligible.push(i);
   }
+  const best = bestEvidence(ev, eligible);
   const scored: Scored[] = [];
   for (const i of considered) {
     const s = status.get(i);
-    const e = evidence[i] ?? 0;
     if (!explain && s !== undefined) continue;
     const entry = index.agents[i];
     const rate = (entry !== undefined ? stats.get(entry.agent.id) : undefined) ?? UNKNOWN_AGENT_STATS;
-    const relevance = s === undefined ? relevanceOf(e, best, params) : 0;
+    const relevance = s === undefined ? agentRelevance(ev, i, best, params) : 0;
     const reliability = reliabilityOf(rate.successRate);
     scored.push({ agent: i, status: s, relevance, reliability, confidence: relevance * reliability });
   }

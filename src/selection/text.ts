@@ -40,6 +40,9 @@ const REQUEST_FILLER = [
   'still', 'already', 'yet', 'even', 'ever', 'never', 'always', 'often', 'sure', 'maybe',
   'whatever', 'including', 'such', 'our', 'your', 'their', 'us', 'me', 'them', 'it', 'this',
   'these', 'those', 'that', 'which', 'what', 'who', 'how', 'why', 'where', 'when',
+  // heads of negative contractions ("doesn't" → doesn)
+  'doesn', 'don', 'didn', 'isn', 'aren', 'wasn', 'weren', 'hasn', 'haven', 'hadn', 'won', 'wouldn',
+  'shouldn', 'couldn', 'can', 'hasnt', 'doesnt', 'dont', 'didnt', 'isnt', 'cant', 'wont',
 ];
 
 const STOP: Readonly<Record<Language, ReadonlySet<string>>> = {
@@ -58,6 +61,7 @@ export function fold(word: string): string {
 }
 
 const WORD = /[\p{L}\p{N}]+(?:[-'’][\p{L}\p{N}]+)*/gu;
+const ENGLISH_CLITICS: ReadonlySet<string> = new Set(['s', 're', 've', 'll', 'd', 'm', 't']);
 
 export interface Token {
   /** As written, lowercased; used in human-readable reasons. */
@@ -75,8 +79,10 @@ export function tokenize(text: string): Token[] {
   for (const match of text.matchAll(WORD)) {
     const raw = match[0].toLowerCase().replace(/’/g, "'");
     const pieces = raw.split(/[-']/);
-    const elided = raw.includes("'") && pieces.length === 2 && (pieces[0]?.length ?? 0) <= 2;
-    const parts = elided ? pieces.slice(1) : pieces;
+    // English contractions keep their head word: "we're" → we, "doesn't" → doesn, "wife's" → wife.
+    const contraction = pieces.length === 2 && raw.includes("'") && ENGLISH_CLITICS.has(pieces[1] ?? '');
+    const elided = !contraction && raw.includes("'") && pieces.length === 2 && (pieces[0]?.length ?? 0) <= 2;
+    const parts = contraction ? pieces.slice(0, 1) : elided ? pieces.slice(1) : pieces;
     for (const part of parts) pushToken(out, part);
     if (!elided && parts.length === 2 && raw.includes('-') && raw.length <= 8) pushToken(out, parts.join(''));
   }

@@ -1,5 +1,7 @@
 import t from 'tap';
-import { buildCatalogIndex, previewSelection, selectAgents } from '../../src/selection/index.js';
+import { SCORING, buildCatalogIndex, previewSelection, selectAgents } from '../../src/selection/index.js';
+import { splitClauses } from '../../src/selection/query.js';
+import { tokenize } from '../../src/selection/text.js';
 import { AGENTS, HEALTHY, statsFor } from './fixtures.js';
 
 const index = buildCatalogIndex(AGENTS);
@@ -119,4 +121,24 @@ t.test('the preview says when a qualifying agent was cut by maxAgents', async (t
   });
   t.equal(p.selected.length, 1);
   t.ok(p.candidates.some((c) => c.status === 'beyond_max_agents'));
+});
+
+t.test('English contractions keep their head word and drop the clitic', async (t) => {
+  const words = tokenize("We're sure it doesn't matter, it's my wife's").map((w) => w.folded);
+  t.notOk(words.includes('re'));
+  t.ok(words.includes('we') && words.includes('doesn') && words.includes('wife'));
+  t.same(tokenize("l'ibuprofène").map((w) => w.folded), ['ibuprofene']);
+});
+
+t.test('a query is split into clauses at punctuation and joining conjunctions', async (t) => {
+  t.same(splitClauses('Review the diff, then translate the notes and email them').length, 3);
+  t.same(splitClauses('Translate this message').length, 1);
+});
+
+t.test('an agent that explains one clause of a multi-part request is selected with the best one', async (t) => {
+  const query = 'Review the pull request for bugs and error handling, then translate the chat message into German';
+  const whole = selectAgents(index, statsFor(), { query }, { ...SCORING, clauseWeight: 0 });
+  const perClause = selectAgents(index, statsFor(), { query });
+  t.same(ids(whole), ['code-reviewer']);
+  t.same(ids(perClause), ['code-reviewer', 'translator']);
 });
