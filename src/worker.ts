@@ -163,6 +163,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     port,
     async stop() {
       server.stopListening();
+      server.endStreams('server shutting down; reconnect and resume with Last-Event-ID');
       // Let in-flight requests answer before their stores go away.
       await new Promise((resolve) => setTimeout(resolve, DRAIN_GRACE_MS));
       try {

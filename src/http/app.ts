@@ -10,6 +10,7 @@ import { newId } from '../ids.js';
 import { writeResponse } from './respond.js';
 import { routeHandler, type PipelineDeps } from './pipeline.js';
 import type { HttpMethod, Route } from './route.js';
+import type { SseSink } from './sse-sink.js';
 
 const WIRE_METHOD: Record<HttpMethod, string> = { get: 'GET', post: 'POST', put: 'PUT', patch: 'PATCH', del: 'DELETE' };
 
@@ -18,11 +19,18 @@ export interface HttpServer {
   listen(host: string, port: number): Promise<number>;
   /** Stops accepting connections; open responses finish on their own. */
   stopListening(): void;
+  /**
+   * Ends every open event stream with a final comment (clients reconnect elsewhere and resume
+   * with Last-Event-ID); returns how many there were.
+   */
+  endStreams(comment: string): number;
   /** Closes every connection at once. */
   closeAll(): void;
 }
 
-export function createHttpServer(routes: readonly Route[], deps: PipelineDeps): HttpServer {
+export function createHttpServer(routes: readonly Route[], pipelineDeps: PipelineDeps): HttpServer {
+  const openStreams = pipelineDeps.openStreams ?? new Set<SseSink>();
+  const deps: PipelineDeps = { ...pipelineDeps, openStreams };
   const app = uWS.App();
   const index = FindMyWay();
   for (const route of routes) {
@@ -71,6 +79,14 @@ export function createHttpServer(routes: readonly Route[], deps: PipelineDeps): 
         uWS.us_listen_socket_close(listenSocket);
         listenSocket = null;
       }
+    },
+    endStreams(comment) {
+      const streams = [...openStreams];
+      for (const sink of streams) {
+        sink.comment(comment);
+        sink.end();
+      }
+      return streams.length;
     },
     closeAll() {
       this.stopListening();

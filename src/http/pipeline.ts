@@ -20,7 +20,7 @@ import type { UsageEntry } from '../stores/ports.js';
 import { isJsonContentType, parseJsonBody, readBody, type BodyLimits } from './body.js';
 import { writeResponse, type ResponseState } from './respond.js';
 import type { Reply, RequestContext, Route } from './route.js';
-import { UwsSseSink } from './sse-sink.js';
+import { UwsSseSink, type SseSink } from './sse-sink.js';
 import { isStoreUnavailable } from './unavailable.js';
 
 export interface UsageSink {
@@ -41,6 +41,8 @@ export interface PipelineDeps {
   readonly trustedProxies: IpAllowlist | null;
   readonly gate: RequestGate | null;
   readonly sseMaxBufferedBytes: number;
+  /** Open event streams, so shutdown can end each with a final comment. */
+  readonly openStreams?: Set<SseSink>;
   /** Called once per finished request, for metrics. */
   readonly observe?: (route: string, method: string, status: number, durationMs: number) => void;
 }
@@ -254,5 +256,10 @@ function startStream(exchange: Exchange, deps: PipelineDeps, headers: Record<str
   });
   const sink = new UwsSseSink(res, deps.sseMaxBufferedBytes);
   exchange.sink = sink;
+  if (deps.openStreams !== undefined) {
+    const streams = deps.openStreams;
+    streams.add(sink);
+    sink.onClose(() => streams.delete(sink));
+  }
   reply.start(sink);
 }

@@ -130,3 +130,15 @@ t.test('a bad workflow file stops the server from starting, naming the file', as
   writeFileSync(path.join(dir, 'broken.json'), JSON.stringify({ slug: 'Bad Slug', name: 'x', steps: [] }));
   await t.rejects(startServer(t, { mode: 'embedded', env: { BATON_WORKFLOWS_DIR: dir } }), /broken\.json/);
 });
+
+t.test('on shutdown an open stream ends with a final comment, and resuming by id loses nothing', async (t) => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'baton-wf-drain-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const first = await startServer(t, { mode: 'embedded', env: { BATON_DATA_DIR: dataDir } });
+  const { key, slug } = await setupWorkflow(first, tools, t.teardown.bind(t), { risk: 'high' });
+  const id = await runWorkflow(first, key, slug);
+  const sse = openSse(first.port, streamPath(id), key);
+  await sse.waitFor((events) => events.length >= 1);
+  await first.stop();
+  t.ok(sse.comments.some((c) => /shutting down/.test(c)), `final comment received: ${JSON.stringify(sse.comments)}`);
+});
