@@ -10,6 +10,7 @@
  * agent from the store, so a registered agent is selectable at once wherever the next request
  * lands. A periodic full resync repairs a worker that missed a message.
  */
+import { microsToUsd } from '../orchestration/cost.js';
 import { ask, AskTargetStopped, AskTimeout, dispatch, stop, type Ref, type ReplyRef } from '../../actors/kit/index.js';
 import type { KitLogger } from '../../actors/kit/logger.js';
 import type { AgentTuning } from '../../actors/agent-actor.js';
@@ -149,7 +150,7 @@ export function toCatalogAgent(record: AgentRecord): CatalogAgent {
     description: record.description,
     vertical: record.vertical,
     capabilities: record.capabilities,
-    pricing: { model: record.pricingModel, basePrice: record.basePriceMicroUsd / 1_000_000 },
+    pricing: { model: record.pricingModel, basePrice: microsToUsd(record.basePriceMicroUsd) },
   };
 }
 

@@ -11,6 +11,7 @@ import type { AgentStatsSnapshot } from '../../actors/agent-protocol.js';
 import { probeAgent } from '../agents/registration.js';
 import { agentAlreadyExists, agentNotFound, forbidden, invalidRequest } from '../errors.js';
 import { json, route } from '../http/route.js';
+import { microsToUsd, usdToMicros } from '../orchestration/cost.js';
 import { RegisterAgentBody, UpdateAgentBody } from '../schemas/agents.js';
 import { checkContextDepth, SelectionPreviewBody } from '../schemas/selection.js';
 import type { SelectionPreview } from '../selection/index.js';
@@ -36,10 +37,6 @@ function scopeOf(principal: Principal): string | null {
   return principal.kind === 'key' ? principal.account.id : null;
 }
 
-export function toMicroUsd(usd: number): number {
-  return Math.round(usd * 1_000_000);
-}
-
 export function agentView(record: AgentRecord, callerScope: string | null): Record<string, unknown> {
   const owned = record.ownerAccountId === callerScope;
   return {
@@ -48,7 +45,7 @@ export function agentView(record: AgentRecord, callerScope: string | null): Reco
     description: record.description,
     vertical: record.vertical,
     capabilities: record.capabilities,
-    pricing: { model: record.pricingModel, basePrice: record.basePriceMicroUsd / 1_000_000 },
+    pricing: { model: record.pricingModel, basePrice: microsToUsd(record.basePriceMicroUsd) },
     scope: record.ownerAccountId === null ? 'global' : 'account',
     ...(owned ? { url: record.url, timeoutMs: record.timeoutMs } : {}),
     createdAt: record.createdAt.toISOString(),
@@ -142,7 +139,7 @@ export function agentRoutes(services: Services) {
           vertical: body.vertical,
           capabilities: body.capabilities,
           pricingModel: body.pricing.model,
-          basePriceMicroUsd: toMicroUsd(body.pricing.basePrice),
+          basePriceMicroUsd: usdToMicros(body.pricing.basePrice),
           timeoutMs: body.timeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
         });
         if ('conflict' in result) throw agentAlreadyExists(body.id, result.conflict);
@@ -217,7 +214,7 @@ export function agentRoutes(services: Services) {
           ...(body.url !== undefined ? { url: body.url } : {}),
           ...(body.vertical !== undefined ? { vertical: body.vertical } : {}),
           ...(body.capabilities !== undefined ? { capabilities: body.capabilities } : {}),
-          ...(body.pricing !== undefined ? { pricingModel: body.pricing.model, basePriceMicroUsd: toMicroUsd(body.pricing.basePrice) } : {}),
+          ...(body.pricing !== undefined ? { pricingModel: body.pricing.model, basePriceMicroUsd: usdToMicros(body.pricing.basePrice) } : {}),
           ...(body.timeoutMs !== undefined ? { timeoutMs: body.timeoutMs } : {}),
         };
         const updated = await store.update(scope, current.id, patch);
