@@ -26,13 +26,17 @@ export interface ExecutionEvents {
 
 export interface ExecutionDeps {
   readonly directory: Pick<AgentDirectory, 'execute'>;
-  readonly executions: Pick<ExecutionStore, 'transition' | 'updateProgress'>;
+  readonly executions: Pick<ExecutionStore, 'transition' | 'updateProgress' | 'getById'>;
   readonly events: ExecutionEvents;
   readonly logger: KitLogger;
   /** Added to the sum of agent timeouts for the overall deadline. */
   readonly deadlineSlackMs?: number;
-  /** Called once the actor has stopped, whatever the reason. */
-  readonly onStopped?: (executionId: string) => void;
+  /**
+   * Called once the actor has stopped, whatever the reason. `settled`: the execution is over
+   * (this actor closed it, or found it closed), so its concurrency slot may go to the next one;
+   * false when the actor stopped without that (worker shutdown, or another owner runs it).
+   */
+  readonly onStopped?: (executionId: string, settled: boolean) => void;
 }
 
 const DEFAULT_DEADLINE_SLACK_MS = 5_000;
@@ -52,6 +56,7 @@ interface State {
   readonly started: Set<string>;
   stoppedBy: ExecutionError | null;
   readonly plan: DagPlan | null;
+  settled: boolean;
 }
 
 function agentTimeoutMs(record: ExecutionRecord): number {
@@ -71,6 +76,7 @@ export function executionActor(deps: ExecutionDeps, initial: ExecutionRecord) {
       started: new Set(),
       stoppedBy: null,
       plan: initial.mode === 'DAG' ? planDagOrThrow(initial.selectedAgents.map((a) => a.id), initial.dependencies ?? {}) : null,
+      settled: false,
     }),
     handle: async (state, msg, kit) => {
       switch (msg.type) {
@@ -90,7 +96,7 @@ export function executionActor(deps: ExecutionDeps, initial: ExecutionRecord) {
     },
     afterStop: (state) => {
       state.abort.abort();
-      deps.onStopped?.(state.record.id);
+      deps.onStopped?.(state.record.id, state.settled);
     },
   });
 }
@@ -104,7 +110,10 @@ async function start(state: State, deps: ExecutionDeps, kit: ActorKit<ExecutionM
     progress: { completed: 0, total, currentAgent: null },
   });
   if (running === null) {
-    // Cancelled (or otherwise closed) before it could start.
+    // Cancelled (or otherwise closed) before it could start, or started by another worker (two
+    // recovery scans raced): only in the first case is its slot free to go.
+    const current = await deps.executions.getById(state.record.id);
+    state.settled = current === null || (current.status !== 'PENDING' && current.status !== 'RUNNING');
     state.phase = 'done';
     kit.stopSelf();
     return state;
@@ -327,6 +336,8 @@ async function close(
     state.record = closed;
     deps.events.transitioned(closed);
   }
+  // Closed here, or already closed by a cancel or a recovery scan: over either way.
+  state.settled = true;
   kit.stopSelf();
   return state;
 }
@@ -357,6 +368,7 @@ async function cancel(
     deps.events.transitioned(closed);
   }
   reply(replyTo, { type: 'execution.cancelReply', record: closed });
+  state.settled = true;
   state.phase = 'done';
   kit.stopSelf();
   return state;

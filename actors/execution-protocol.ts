@@ -24,4 +24,5 @@ export type ExecutionMessage =
 export type ExecutionsMessage =
   | { readonly type: 'executions.start'; readonly record: ExecutionRecord }
   | { readonly type: 'executions.cancel'; readonly executionId: string; readonly replyTo: ReplyRef<CancelReply | { readonly type: 'executions.notHere' }> }
-  | { readonly type: 'executions.finished'; readonly executionId: string };
+  | { readonly type: 'executions.finished'; readonly executionId: string; readonly settled: boolean }
+  | { readonly type: 'executions.renewLeases'; readonly timer: TimerTick };

@@ -181,6 +181,19 @@ export const rateLimitExceeded = (
   );
 
 /**
+ * 429 when an account's executions fill every slot and its whole queue (DESIGN §10): nothing was
+ * recorded. `retryAfter` estimates when a place frees; `limit` and `queueSize` are the account's.
+ */
+export const queueFull = (concurrent: number, queueSize: number, retryAfterSeconds: number): ApiError =>
+  new ApiError(
+    429,
+    ErrorCode.QUEUE_FULL,
+    `The account already runs ${concurrent} executions and has ${queueSize} queued; retry in ${retryAfterSeconds} s`,
+    { retryAfter: retryAfterSeconds, limit: concurrent, queueSize },
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+
+/**
  * The selection's estimated cost (fee included) is over the request's `maxCost` (422: the request
  * is well-formed, but nothing can run within its budget). Amounts in USD.
  */

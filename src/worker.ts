@@ -24,6 +24,10 @@ import { startActorSystem } from '../actors/root-supervisor.js';
 import { spawnUsageActor } from '../actors/usage-actor.js';
 import { spawnAgentRegistry } from '../actors/agent-registry-actor.js';
 import { executionsSupervisor } from '../actors/executions-supervisor.js';
+import { spawnConcurrencyQueue } from '../actors/concurrency-queue-actor.js';
+import { dispatch } from '../actors/kit/index.js';
+import { concurrencyLimiter, leaseSettingsFrom } from './limits/concurrency.js';
+import { createRecovery } from './orchestration/recovery.js';
 import { createExecutionEvents } from './orchestration/events.js';
 import { startOrchestration } from './orchestration/service.js';
 import { outboxWebhookSink } from './orchestration/webhook-sink.js';
@@ -75,21 +79,47 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     metrics: { attempt: (event, outcome, durationMs) => metrics.webhookDelivery(event, outcome, durationMs, 0) },
   });
   const executionEvents = createExecutionEvents({ metrics, logger, webhooks: outboxWebhookSink(stores.durable.webhooks, webhooks.sender) });
+  // Concurrency slots, queue and execution leases (docs/limits.md).
+  const leases = leaseSettingsFrom(process.env);
+  const limiter = concurrencyLimiter(stores.coordination, { leaseMs: leases.leaseMs });
   const supervisor = actors.spawnChild(
     executionsSupervisor({
       directory: agents,
       executions: stores.durable.executions,
       events: executionEvents,
       logger: logger.child({ actor: 'executions' }),
+      leases: { renewEveryMs: leases.renewEveryMs, renew: (accountId, ids) => limiter.renew(accountId, ids) },
+      onSettled: (accountId, executionId) => concurrency.release(accountId, executionId),
+      onRunningChanged: (count) => metrics.runningExecutions(count),
     }),
     { name: 'executions' },
   );
+  const concurrency = spawnConcurrencyQueue(actors, {
+    limiter,
+    scanEveryMs: leases.scanEveryMs,
+    logger: logger.child({ actor: 'concurrency' }),
+    recover: createRecovery({
+      executions: stores.durable.executions,
+      accounts: stores.durable.accounts,
+      limiter,
+      queue: { acquire: (accountId, id, limits) => concurrency.acquire(accountId, id, limits), release: (accountId, id) => concurrency.release(accountId, id) },
+      start: (record) => dispatch(supervisor, { type: 'executions.start', record }),
+      events: executionEvents,
+      metrics,
+      logger: logger.child({ component: 'recovery' }),
+      graceMs: leases.leaseMs,
+      // PGlite locks its data directory: no other worker can own these executions.
+      soleWorker: config.databaseUrl === null,
+    }),
+  });
   const orchestration = await startOrchestration({
     directory: agents,
     executions: withTerminalExecutionCache(stores.durable.executions),
     idempotency: stores.durable.idempotency,
     coordination: stores.coordination,
     supervisor,
+    concurrency,
+    metrics,
     publicUrl: config.publicUrl,
     allowPrivateUrls: config.allowPrivateUrls,
     logger: logger.child({ component: 'orchestration' }),

@@ -1,9 +1,12 @@
 /**
- * The orchestration API behind the routes: submit (validate, select, estimate, record durably,
- * start), read status, cancel. Executions run in this worker's ExecutionsSupervisor; a cancel
- * may arrive at any worker and is broadcast to the owner, which records it before answering.
+ * The orchestration API behind the routes: submit (validate, select, estimate, take a
+ * concurrency slot or queue place, record durably, start or leave queued), read status, cancel.
+ * Executions run in this worker's ExecutionsSupervisor; a cancel may arrive at any worker and is
+ * broadcast to the owner, which records it before answering. A queued execution has no owner:
+ * the cancel closes it here and gives up its queue place.
  */
 import { createHash } from 'node:crypto';
+import type { ConcurrencyQueue, PromotionStarter } from '../../actors/concurrency-queue-protocol.js';
 import type { ExecutionsMessage } from '../../actors/execution-protocol.js';
 import { ask, dispatch, type Ref } from '../../actors/kit/index.js';
 import type { AgentDirectory } from '../agents/directory.js';
@@ -17,9 +20,12 @@ import {
   idempotencyKeyReused,
   invalidRequest,
   noAgentsAvailable,
+  queueFull,
 } from '../errors.js';
 import { newId } from '../ids.js';
+import { concurrencyLimitsFor, queueRetryAfterSeconds } from '../limits/concurrency.js';
 import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics/index.js';
 import { checkUrlSyntax } from '../outbound/url-policy.js';
 import type { OrchestrateBody } from '../schemas/orchestrate.js';
 import { SELECTION_DEFAULTS } from '../selection/types.js';
@@ -47,10 +53,13 @@ export interface HttpResult {
 
 export interface OrchestrationDeps {
   readonly directory: Pick<AgentDirectory, 'select' | 'stats' | 'visible'>;
-  readonly executions: Pick<ExecutionStore, 'insert' | 'get' | 'transition'>;
+  readonly executions: Pick<ExecutionStore, 'insert' | 'get' | 'getById' | 'transition'>;
   readonly idempotency: IdempotencyStore;
   readonly coordination: Pick<Coordination, 'subscribe' | 'broadcastAndAwait'>;
   readonly supervisor: Ref<ExecutionsMessage>;
+  /** Concurrency slots and queue per account (docs/limits.md). */
+  readonly concurrency: Pick<ConcurrencyQueue, 'acquire' | 'release' | 'addStarter'>;
+  readonly metrics?: Pick<Metrics, 'queueRejected'>;
   readonly publicUrl: string;
   readonly allowPrivateUrls: boolean;
   readonly logger: Logger;
@@ -78,11 +87,33 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
     }
   });
 
+  // Queued executions promoted into a slot on this worker start here.
+  deps.concurrency.addStarter(executionStarter(deps));
+
   async function create(principal: KeyPrincipal, body: OrchestrateBody): Promise<HttpResult> {
     const record = plan(deps, principal, body);
-    await deps.executions.insert(record);
-    dispatch(deps.supervisor, { type: 'executions.start', record });
-    return { status: 202, body: creationView(record, deps.publicUrl) };
+    const accountId = record.accountId;
+    const limits = concurrencyLimitsFor(principal.account);
+    // The place is taken before anything is recorded, atomically, so a refused request leaves
+    // nothing behind and two racing submits cannot both take the last place.
+    const place = await deps.concurrency.acquire(accountId, record.id, limits);
+    if (place.status === 'full') {
+      deps.metrics?.queueRejected(principal.account.tier);
+      throw queueFull(limits.concurrent, limits.queueSize, queueRetryAfterSeconds(record.estimatedDurationMs, limits.concurrent));
+    }
+    try {
+      await deps.executions.insert(record);
+    } catch (error) {
+      deps.concurrency.release(accountId, record.id);
+      throw error;
+    }
+    const view = creationView(record, deps.publicUrl);
+    if (place.status === 'started') {
+      dispatch(deps.supervisor, { type: 'executions.start', record });
+      return { status: 202, body: view };
+    }
+    const message = `${view.message}; queued at position ${place.position}: the account runs at most ${limits.concurrent} executions at once, and this one starts when a slot frees`;
+    return { status: 202, body: { ...view, message } };
   }
 
   return {
@@ -108,7 +139,11 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
       if (after !== null && isCancellable(after.status)) {
         // No live owner took it (its node died, or it had not started): close it here.
         const closed = await deps.executions.transition(id, ['PENDING', 'RUNNING'], 'CANCELLED', { completedAt: new Date().toISOString() });
-        if (closed !== null) deps.onClosedExternally?.(closed);
+        if (closed !== null) {
+          deps.onClosedExternally?.(closed);
+          // Its queue place (or an orphan's slot) goes to the next execution.
+          deps.concurrency.release(accountId, id);
+        }
         after = closed ?? (await deps.executions.get(accountId, id));
       }
       if (after === null) throw executionNotFound(id);
@@ -117,6 +152,25 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
     },
 
     stop: unsubscribe,
+  };
+}
+
+/**
+ * Starts a PENDING execution promoted into a slot on this worker; one already closed (cancelled
+ * while queued) is 'finished', so its slot goes on to the next.
+ */
+function executionStarter(deps: OrchestrationDeps): PromotionStarter {
+  return {
+    async start(_accountId, holderId) {
+      const record = await deps.executions.getById(holderId);
+      if (record === null) return 'unknown';
+      if (record.status === 'PENDING') {
+        dispatch(deps.supervisor, { type: 'executions.start', record });
+        return 'started';
+      }
+      // RUNNING: a recovery scan elsewhere restarted it, and its owner renews the slot.
+      return record.status === 'RUNNING' ? 'started' : 'finished';
+    },
   };
 }
 
@@ -264,7 +318,8 @@ async function idempotent(
     await store.complete(accountId, key, result.status, result.body);
     return result;
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) {
+    // A full queue (429) is worth retrying with the same key: it is not the request's answer.
+    if (error instanceof ApiError && error.status < 500 && error.status !== 429) {
       const stored = { error: error.code, message: error.message, ...error.extra };
       await store.complete(accountId, key, error.status, stored);
     } else {
