@@ -1,7 +1,8 @@
 /**
  * The scenario registry: every bench scenario is one object registered here, so later features
- * add theirs (orchestrate against the mock fleet, SSE fan-out) with `registerScenario` from
- * their own file imported by bench/run.ts, without touching the runner.
+ * add theirs (orchestrate against the mock fleet in bench/orchestration-scenarios.ts, SSE
+ * fan-out) with `registerScenario` from their own file imported by bench/run.ts, without
+ * touching the runner. Registration order is run order.
  *
  * - `http` scenarios are driven by the load generator against a running Baton (one worker),
  *   after the same run measured the uWS hello-world baseline.
@@ -15,6 +16,7 @@ import { silentLogger } from '../actors/kit/logger.js';
 import { directRateLimiter, type RateLimiter } from '../src/limits/rate-limiter.js';
 import type { Coordination } from '../src/stores/ports.js';
 import { ioredisCoordination, memoryCoordination } from '../src/stores/redis/index.js';
+import type { HttpMethod } from './load.js';
 
 export type BenchMode = 'embedded' | 'real';
 
@@ -23,6 +25,23 @@ export interface HttpContext {
   readonly baseUrl: string;
   readonly key: string;
   readonly keyId: string;
+  /** Runs `fn` when this server is stopped (after every scenario of the mode), e.g. to close mock agents. */
+  defer(fn: () => Promise<void>): void;
+}
+
+/** One request, repeated by the load generator for the whole run. */
+export interface HttpRequestSpec {
+  readonly method?: HttpMethod;
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Sent as is; set `content-type` in `headers`. */
+  readonly body?: string;
+}
+
+/** What `setup` prepared: values for `request`, and an optional line for the report after the load. */
+export interface HttpSetup {
+  readonly vars: Readonly<Record<string, string>>;
+  afterLoad?(): string | null;
 }
 
 export interface HttpScenario {
@@ -30,7 +49,11 @@ export interface HttpScenario {
   readonly name: string;
   readonly description: string;
   readonly modes: readonly BenchMode[];
-  request(ctx: HttpContext): { readonly path: string; readonly headers: Readonly<Record<string, string>> };
+  /** Also measure p99 added latency at a fixed 50% of this scenario's peak, against the baseline at the same rate. */
+  readonly halfLoad?: boolean;
+  /** Runs once before the load (register agents, create executions); throws if the server refuses. */
+  setup?(ctx: HttpContext): Promise<HttpSetup>;
+  request(ctx: HttpContext, vars: Readonly<Record<string, string>>): HttpRequestSpec;
 }
 
 export interface InProcessContext {
@@ -101,6 +124,7 @@ registerScenario({
   name: 'health',
   description: 'GET /health (no auth)',
   modes: ['embedded', 'real'],
+  halfLoad: true,
   request: () => ({ path: '/health', headers: {} }),
 });
 registerScenario({

@@ -15,7 +15,7 @@ import { evaluateSelections, missedTargets, splitHalves } from '../src/selection
 import type { LabeledQuery } from '../src/selection/index.js';
 import { MEMORY_DATA_DIR } from '../src/stores/sql/index.js';
 import { startWorker } from '../src/worker.js';
-import { startMockAgentFleet } from '../test/fixtures/mock-agent-fleet.js';
+import { startMockAgentFleet } from './mock-agent-fleet.js';
 import { DEFAULT_DATA_DIR, formatReport, loadDataset, runEvaluation, type SelectFn } from './selection-eval.js';
 
 const ADMIN_TOKEN = 'selection-eval-operator-token';
