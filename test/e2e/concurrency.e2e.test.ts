@@ -5,9 +5,12 @@
  * gives its place up. Agents take about a second, so executions stay running while the test
  * submits; what the agent received (and when) shows which executions started and in what order.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import t, { type Test } from 'tap';
 import { startMockAgentFleet, type MockAgent } from '../fixtures/mock-agent-fleet.js';
-import { api, createAccountWithKey, startServer, type ApiResponse } from '../helpers/server.js';
+import { ADMIN_TOKEN, api, createAccountWithKey, startServer, type ApiResponse } from '../helpers/server.js';
 
 const server = await startServer(t, { mode: 'embedded' });
 
@@ -113,4 +116,41 @@ t.test('cancelling a queued execution frees its place and it never runs', async 
   t.ok(order.slice(-5).includes(lateId), 'the late submit ran in the last wave');
   await until('the late execution completed', async () => (await statusOf(key, lateId)).status === 'COMPLETED', 30_000, 250);
   t.equal((await statusOf(key, victim)).status, 'CANCELLED');
+});
+
+t.test('after a restart, an execution left RUNNING fails as EXECUTION_INTERRUPTED and a queued one runs', async (t) => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'baton-queue-restart-'));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const first = await startServer(t, { mode: 'embedded', env: { BATON_DATA_DIR: dataDir } });
+  const account = await api(first, 'POST', '/v1/accounts', {
+    key: ADMIN_TOKEN,
+    body: { name: 'one slot', tier: 'ENTERPRISE', limits: { requestsPerMinute: 1000, requestsPerDay: 100000, concurrentExecutions: 1, queueSize: 5 } },
+  });
+  const keyRes = await api(first, 'POST', '/v1/api-keys', { key: ADMIN_TOKEN, body: { name: 'k', permissions: ['*'], accountId: account.body.id } });
+  const key = keyRes.body.key as string;
+  // The first call never answers: the execution is still RUNNING when the server stops.
+  const fleet = await startMockAgentFleet([{ failure: (n) => (n === 1 ? { mode: 'hang' } : null) }]);
+  t.teardown(() => fleet.close());
+  const agent = fleet.agent(0);
+  const registered = await api(first, 'POST', '/v1/agents', {
+    key,
+    body: { id: 'a', name: 'A', description: 'agent', url: agent.url, vertical: 'testing', capabilities: ['echo'], pricing: agent.info.pricing },
+  });
+  t.equal(registered.status, 201);
+  const body = { query: 'work', selectionCriteria: { minConfidence: 0, maxAgents: 1 } };
+  const held = (await api(first, 'POST', '/v1/orchestrate', { key, body })).body.executionId as string;
+  await until('the agent holds the first call', () => agent.executeCount === 1);
+  const queued = await api(first, 'POST', '/v1/orchestrate', { key, body });
+  t.match(queued.body.message, /queued at position 1\b/);
+  await first.stop();
+
+  const second = await startServer(t, { mode: 'embedded', env: { BATON_DATA_DIR: dataDir } });
+  const read = async (id: string) => (await api(second, 'GET', `/v1/executions/${id}`, { key })).body;
+  await until('the held execution ended', async () => (await read(held)).status !== 'RUNNING', 30_000, 100);
+  const interrupted = await read(held);
+  t.equal(interrupted.status, 'FAILED');
+  t.equal((interrupted.error as Json).code, 'EXECUTION_INTERRUPTED');
+  const queuedId = queued.body.executionId as string;
+  await until('the queued execution ended', async () => ['COMPLETED', 'FAILED'].includes((await read(queuedId)).status as string), 30_000, 100);
+  t.equal((await read(queuedId)).status, 'COMPLETED');
 });
