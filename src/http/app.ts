@@ -6,7 +6,7 @@
 import FindMyWay from 'find-my-way';
 import uWS from 'uWebSockets.js';
 import { methodNotAllowed, routeNotFound, type ApiError } from '../errors.js';
-import { newId } from '../ids.js';
+import { nextRequestId } from './request-id.js';
 import { writeResponse } from './respond.js';
 import { routeHandler, type PipelineDeps } from './pipeline.js';
 import type { HttpMethod, Route } from './route.js';
@@ -43,7 +43,7 @@ export function createHttpServer(routes: readonly Route[], pipelineDeps: Pipelin
     const path = req.getUrl();
     const allowed = Object.values(WIRE_METHOD).filter((m) => index.find(m as never, path) !== null);
     const error: ApiError = allowed.length > 0 ? methodNotAllowed(method, allowed) : routeNotFound(method, path);
-    const requestId = newId('req_');
+    const requestId = nextRequestId();
     // The body of an unknown route is never read, so the connection cannot be reused safely.
     const hasBody = req.getHeader('content-length') !== '' || req.getHeader('transfer-encoding') !== '';
     const state = { aborted: false, responded: false };

@@ -14,9 +14,9 @@ import {
   serviceUnavailable,
   unsupportedMediaType,
 } from '../errors.js';
-import { newId } from '../ids.js';
 import type { Logger } from '../log.js';
 import type { UsageEntry } from '../stores/ports.js';
+import { nextRequestId } from './request-id.js';
 import { isJsonContentType, parseJsonBody, readBody, type BodyLimits } from './body.js';
 import { writeResponse, type ResponseState } from './respond.js';
 import type { Reply, RequestContext, Route } from './route.js';
@@ -55,7 +55,8 @@ interface Exchange extends ResponseState {
   readonly res: HttpResponse;
   readonly requestId: string;
   readonly started: number;
-  readonly abort: AbortController;
+  /** Created on first use: most handlers never ask for the request's signal. */
+  abort: AbortController | null;
   sink: UwsSseSink | null;
   extraHeaders: Readonly<Record<string, string>> | null;
 }
@@ -76,9 +77,9 @@ export function routeHandler(route: Route, deps: PipelineDeps): (res: HttpRespon
     const incomingId = headers['x-request-id']!;
     const exchange: Exchange = {
       res,
-      requestId: REQUEST_ID.test(incomingId) ? incomingId : newId('req_'),
+      requestId: REQUEST_ID.test(incomingId) ? incomingId : nextRequestId(),
       started: performance.now(),
-      abort: new AbortController(),
+      abort: null,
       aborted: false,
       responded: false,
       sink: null,
@@ -86,7 +87,7 @@ export function routeHandler(route: Route, deps: PipelineDeps): (res: HttpRespon
     };
     res.onAborted(() => {
       exchange.aborted = true;
-      exchange.abort.abort();
+      exchange.abort?.abort();
       exchange.sink?.aborted();
     });
     const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
@@ -157,7 +158,11 @@ async function run(
       clientAddress,
       principal,
       body,
-      signal: exchange.abort.signal,
+      get signal() {
+        exchange.abort ??= new AbortController();
+        if (exchange.aborted) exchange.abort.abort();
+        return exchange.abort.signal;
+      },
     };
     const reply = await route.handle(ctx);
     finish(exchange, deps, { route, method, path, clientAddress }, principal, reply, false);

@@ -95,9 +95,11 @@ for (const kind of durableKinds()) {
       batch.push(entry(small, 60_000, '/v1/recent'), entry(small, 31 * DAY, '/v1/stale'));
       await stores.usage.recordBatch(batch);
 
-      // Other tests' rows share the table, so only a lower bound holds for the total removed.
+      // Other tests' rows share the table, so only a lower bound holds for the total removed. The
+      // 20 requests beyond the kept 100 are never logged (recordBatch trims per key), so what
+      // prune finds is the ancient row, the stale one and their hourly counters.
       const removed = await stores.usage.prune(NOW);
-      t.ok(removed >= 20 + 1 + 1 + 1, `removed ${removed}`);
+      t.ok(removed >= 1 + 1 + 1, `removed ${removed}`);
 
       const activity = await stores.usage.activity(keyId, NOW, 1000);
       t.equal(activity.recentRequests.length, 100);

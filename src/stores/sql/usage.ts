@@ -40,44 +40,53 @@ export function sqlUsageStore(sql: Sql): UsageStore {
   return {
     async recordBatch(entries: readonly UsageEntry[]): Promise<void> {
       if (entries.length === 0) return;
-      const keyIds: string[] = [];
-      const ats: string[] = [];
-      const endpoints: string[] = [];
-      const methods: string[] = [];
-      const statuses: number[] = [];
-      const ips: string[] = [];
+      // Counted in full, but only the most recent REQUESTS_KEPT_PER_KEY requests of each key are
+      // logged: activity never shows more, and prune would delete the rest. Under load one busy
+      // key fills whole batches, so this keeps a batch's write small.
+      const hourly = new Map<string, { keyId: string; hour: string; count: number }>();
+      const latest = new Map<string, UsageEntry[]>();
       for (const e of entries) {
-        keyIds.push(e.keyId);
-        ats.push(e.at.toISOString());
-        endpoints.push(e.endpoint);
-        methods.push(e.method);
-        statuses.push(e.statusCode);
-        ips.push(e.ipAddress);
+        const hourMs = e.at.getTime() - (e.at.getTime() % HOUR_MS);
+        const bucket = `${e.keyId}\u0000${hourMs}`;
+        const counted = hourly.get(bucket);
+        if (counted === undefined) hourly.set(bucket, { keyId: e.keyId, hour: new Date(hourMs).toISOString(), count: 1 });
+        else counted.count++;
+        let kept = latest.get(e.keyId);
+        if (kept === undefined) latest.set(e.keyId, (kept = []));
+        kept.push(e);
       }
-      // One statement, one round trip. Entries of keys deleted since the request are dropped
-      // (the join), since their rows would violate the foreign key and are unwanted anyway.
+      // A fixed row order keeps concurrent batches from different workers from deadlocking.
+      const buckets = [...hourly.values()].sort((a, b) => (a.keyId === b.keyId ? a.hour.localeCompare(b.hour) : a.keyId < b.keyId ? -1 : 1));
+      const logged = [...latest.values()].flatMap((kept) =>
+        kept.length <= REQUESTS_KEPT_PER_KEY ? kept : [...kept].sort((a, b) => a.at.getTime() - b.at.getTime()).slice(-REQUESTS_KEPT_PER_KEY),
+      );
+      // One statement, one round trip. Rows of keys deleted since the request are dropped (the
+      // joins), since they would violate the foreign key and are unwanted anyway.
       await sql`
-        with input as (
+        with counts as (
+          select u.* from unnest(${buckets.map((b) => b.keyId)}::text[], ${buckets.map((b) => b.hour)}::timestamptz[], ${buckets.map((b) => b.count)}::int[])
+            as u(key_id, hour, count)
+          join api_keys k on k.id = u.key_id
+        ),
+        requests as (
           select u.* from unnest(
-            ${keyIds}::text[], ${ats}::timestamptz[], ${endpoints}::text[],
-            ${methods}::text[], ${statuses}::int[], ${ips}::text[]
+            ${logged.map((e) => e.keyId)}::text[], ${logged.map((e) => e.at.toISOString())}::timestamptz[], ${logged.map((e) => e.endpoint)}::text[],
+            ${logged.map((e) => e.method)}::text[], ${logged.map((e) => e.statusCode)}::int[], ${logged.map((e) => e.ipAddress)}::text[]
           ) as u(key_id, at, endpoint, method, status_code, ip_address)
           join api_keys k on k.id = u.key_id
         ),
         hourly as (
           insert into key_usage_hourly (key_id, hour, count)
-          select key_id, date_trunc('hour', at, 'UTC'), count(*) from input group by 1, 2
-          -- A fixed row order keeps concurrent batches from different workers from deadlocking.
-          order by 1, 2
+          select key_id, hour, count from counts order by key_id, hour
           on conflict (key_id, hour) do update set count = key_usage_hourly.count + excluded.count
         ),
         touched as (
           update api_keys k set last_used_at = greatest(k.last_used_at, latest.at)
-          from (select key_id, max(at) as at from input group by key_id) latest
+          from (select key_id, max(at) as at from requests group by key_id) latest
           where k.id = latest.key_id
         )
         insert into key_requests (key_id, at, endpoint, method, status_code, ip_address)
-        select key_id, at, endpoint, method, status_code, ip_address from input order by at`;
+        select key_id, at, endpoint, method, status_code, ip_address from requests order by at`;
     },
 
     async activity(keyId: string, now: Date, recentLimit: number): Promise<KeyActivity> {
