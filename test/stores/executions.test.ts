@@ -101,3 +101,32 @@ for (const kind of durableKinds()) {
     });
   });
 }
+
+for (const kind of durableKinds()) {
+  t.test(`batched transitions (${kind})`, async (t) => {
+    const stores = await openTestDurable(t, kind);
+    const account = await stores.accounts.create(newAccount());
+
+    t.test('concurrent transitions of many executions each get their own answer', async (t) => {
+      const ids = Array.from({ length: 30 }, (_, i) => `exec_bt_${i}`);
+      await Promise.all(ids.map((id) => stores.executions.insert(execution(id, account.id))));
+      const moved = await Promise.all(ids.map((id) => stores.executions.transition(id, ['PENDING'], 'RUNNING', { startedAt: id })));
+      t.same(moved.map((r) => r?.startedAt), ids);
+    });
+
+    t.test('two racing transitions of one execution: exactly the first wins', async (t) => {
+      await stores.executions.insert(execution('exec_race', account.id));
+      await stores.executions.insert(execution('exec_busy', account.id));
+      await stores.executions.transition('exec_race', ['PENDING'], 'RUNNING', {});
+      // The first call occupies the writer, so the two racing ones share the next batch.
+      const [, completed, cancelled] = await Promise.all([
+        stores.executions.transition('exec_busy', ['PENDING'], 'RUNNING', {}),
+        stores.executions.transition('exec_race', ['RUNNING'], 'COMPLETED', { agentsUsed: 1 }),
+        stores.executions.transition('exec_race', ['PENDING', 'RUNNING'], 'CANCELLED', {}),
+      ]);
+      t.equal(completed?.status, 'COMPLETED');
+      t.equal(cancelled, null);
+      t.equal((await stores.executions.getById('exec_race'))?.status, 'COMPLETED');
+    });
+  });
+}

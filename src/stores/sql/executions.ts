@@ -7,6 +7,13 @@ import type { ExecutionPatch, ExecutionRecord, ExecutionStatusName, ExecutionSto
 import type { Sql } from './connect.js';
 import { GroupCommit } from './group-commit.js';
 
+interface TransitionItem {
+  readonly id: string;
+  readonly from: readonly ExecutionStatusName[];
+  readonly status: ExecutionStatusName;
+  readonly doc: string;
+}
+
 interface ExecutionRow {
   readonly record: ExecutionRecord;
 }
@@ -34,6 +41,31 @@ export function sqlExecutionStore(sql: Sql): ExecutionStore {
       where e.id = u.id and e.status = 'RUNNING'`;
   });
 
+  // Conditional updates batched like inserts: each row only moves if its status is one of its
+  // own `from` states, and each caller gets its own row back (or null when it did not move).
+  const transitions = new GroupCommit<TransitionItem, ExecutionRecord | null>(async (items) => {
+    // One execution may appear twice in a batch (say a completion and a cancel); an UPDATE ... FROM
+    // applies only one source row per target, so repeats go into a later round, in arrival order.
+    const results = new Array<ExecutionRecord | null>(items.length).fill(null);
+    let round = items.map((item, index) => ({ item, index }));
+    while (round.length > 0) {
+      const seen = new Set<string>();
+      const now = round.filter(({ item }) => (seen.has(item.id) ? false : (seen.add(item.id), true)));
+      round = round.filter((entry) => !now.includes(entry));
+      const rows = await sql<Array<{ id: string; record: ExecutionRecord }>>`
+        update executions e set status = u.status, record = e.record || u.doc, updated_at = now()
+        from unnest(
+          ${now.map(({ item }) => item.id)}::text[], ${now.map(({ item }) => item.from.join(','))}::text[],
+          ${now.map(({ item }) => item.status)}::text[], ${now.map(({ item }) => item.doc)}::text[]::jsonb[]
+        ) as u(id, from_states, status, doc)
+        where e.id = u.id and e.status = any(string_to_array(u.from_states, ','))
+        returning e.id, e.record`;
+      const moved = new Map(rows.map((r) => [r.id, r.record]));
+      for (const { item, index } of now) results[index] = moved.get(item.id) ?? null;
+    }
+    return results;
+  });
+
   return {
     insert: (record) => inserts.add(record),
 
@@ -47,14 +79,7 @@ export function sqlExecutionStore(sql: Sql): ExecutionStore {
       return rows[0]?.record ?? null;
     },
 
-    async transition(id, from, status, patch: ExecutionPatch) {
-      const doc = JSON.stringify({ ...patch, status });
-      const rows = await sql<ExecutionRow[]>`
-        update executions set status = ${status}, record = record || ${doc}::text::jsonb, updated_at = now()
-        where id = ${id} and status = any(${from as ExecutionStatusName[]}::text[])
-        returning record`;
-      return rows[0]?.record ?? null;
-    },
+    transition: (id, from, status, patch: ExecutionPatch) => transitions.add({ id, from, status, doc: JSON.stringify({ ...patch, status }) }),
 
     updateProgress: (id, value) => progress.add({ id, doc: JSON.stringify(value) }),
 

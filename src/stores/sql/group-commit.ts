@@ -1,21 +1,22 @@
 /**
- * Group commit: callers each wait for their own row to be durable, but rows that arrive while a
- * write is in flight are written together in the next one. Under load that turns N inserts into
- * a few multi-row statements; with no load a row is written at once (no added delay).
+ * Group commit: callers each wait for their own item to be durable, but items that arrive while a
+ * write is in flight are written together in the next one. Under load that turns N statements
+ * into a few multi-row ones; with no load an item is written at once (no added delay).
+ * `write` returns one result per item, in order.
  */
-export class GroupCommit<T> {
-  readonly #write: (items: readonly T[]) => Promise<void>;
+export class GroupCommit<T, R = void> {
+  readonly #write: (items: readonly T[]) => Promise<readonly R[] | void>;
   readonly #maxBatch: number;
-  #pending: Array<{ item: T; resolve: () => void; reject: (error: unknown) => void }> = [];
+  #pending: Array<{ item: T; resolve: (result: R) => void; reject: (error: unknown) => void }> = [];
   #writing = false;
 
-  constructor(write: (items: readonly T[]) => Promise<void>, maxBatch = 500) {
+  constructor(write: (items: readonly T[]) => Promise<readonly R[] | void>, maxBatch = 500) {
     this.#write = write;
     this.#maxBatch = maxBatch;
   }
 
-  /** Resolves once the item's batch is committed; rejects with the batch's error. */
-  add(item: T): Promise<void> {
+  /** Resolves with the item's result once its batch is committed; rejects with the batch's error. */
+  add(item: T): Promise<R> {
     return new Promise((resolve, reject) => {
       this.#pending.push({ item, resolve, reject });
       if (!this.#writing) void this.#drain();
@@ -27,8 +28,8 @@ export class GroupCommit<T> {
     while (this.#pending.length > 0) {
       const batch = this.#pending.splice(0, this.#maxBatch);
       try {
-        await this.#write(batch.map((entry) => entry.item));
-        for (const entry of batch) entry.resolve();
+        const results = await this.#write(batch.map((entry) => entry.item));
+        batch.forEach((entry, i) => entry.resolve((results === undefined ? undefined : results[i]) as R));
       } catch (error) {
         for (const entry of batch) entry.reject(error);
       }
