@@ -1,0 +1,68 @@
+import t from 'tap';
+import { spawnConcurrencyQueue } from '../../actors/concurrency-queue-actor.js';
+import type { PromotionOutcome } from '../../actors/concurrency-queue-protocol.js';
+import { startActorSystem } from '../../actors/root-supervisor.js';
+import { concurrencyLimiter } from '../../src/limits/concurrency.js';
+import { memoryCoordination } from '../../src/stores/redis/index.js';
+import { recordingLogger } from './fixtures/helpers.js';
+
+const LIMITS = { concurrent: 1, queueSize: 5 };
+
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+function setup(t: { teardown(fn: () => unknown): void }) {
+  const runtime = startActorSystem({ logger: recordingLogger().logger });
+  t.teardown(() => runtime.stop());
+  const limiter = concurrencyLimiter(memoryCoordination(), { leaseMs: 60_000 });
+  const queue = spawnConcurrencyQueue(runtime, { limiter, scanEveryMs: 60_000, logger: recordingLogger().logger, unclaimedRetryMs: 1, unclaimedAttempts: 3 });
+  return { queue, limiter };
+}
+
+/** A starter that answers from a table and records what it was asked. */
+function starter(answers: Record<string, PromotionOutcome>) {
+  const asked: string[] = [];
+  return { asked, start: async (_accountId: string, holderId: string) => (asked.push(holderId), answers[holderId] ?? 'unknown') };
+}
+
+t.test('a release starts the promoted holder through the starter that knows it', async (t) => {
+  const { queue, limiter } = setup(t);
+  const other = starter({});
+  const mine = starter({ b: 'started' });
+  queue.addStarter(other);
+  queue.addStarter(mine);
+  await queue.acquire('acct', 'a', LIMITS);
+  t.same(await queue.acquire('acct', 'b', LIMITS), { status: 'queued', position: 1, promoted: [] });
+  queue.release('acct', 'a');
+  await until(() => mine.asked.includes('b'));
+  t.same(other.asked, ['b'], 'the first starter was asked and did not know it');
+  t.equal(await limiter.state('acct', 'b'), 'running');
+});
+
+t.test('a promoted holder that already finished gives its slot to the next in line', async (t) => {
+  const { queue, limiter } = setup(t);
+  const known = starter({ b: 'finished', c: 'started' });
+  queue.addStarter(known);
+  for (const id of ['a', 'b', 'c']) await queue.acquire('acct', id, LIMITS);
+  queue.release('acct', 'a');
+  await until(() => known.asked.includes('c'));
+  t.same(known.asked, ['b', 'c']);
+  t.equal(await limiter.state('acct', 'b'), 'none');
+  t.equal(await limiter.state('acct', 'c'), 'running');
+});
+
+t.test('a promoted holder no starter knows is asked about again, then its slot is released', async (t) => {
+  const { queue, limiter } = setup(t);
+  const known = starter({ c: 'started' });
+  queue.addStarter(known);
+  for (const id of ['a', 'ghost', 'c']) await queue.acquire('acct', id, LIMITS);
+  queue.release('acct', 'a');
+  await until(() => known.asked.includes('c'));
+  t.same(known.asked, ['ghost', 'ghost', 'ghost', 'c'], 'three attempts, then the next holder');
+  t.equal(await limiter.state('acct', 'ghost'), 'none');
+});
