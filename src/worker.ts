@@ -50,6 +50,8 @@ const KEY_CACHE = { max: 50_000, ttlMs: 60_000 };
 const SSE_MAX_BUFFERED_BYTES = 1_048_576;
 const DRAIN_GRACE_MS = 200;
 const FLUSH_TIMEOUT_MS = 5_000;
+/** Below the primary's 30 s kill deadline, leaving time to close stores. */
+const EXECUTION_DRAIN_MS = 20_000;
 
 export async function startWorker(config: Config, logger: Logger): Promise<RunningWorker> {
   const stores = await openStores(config, { log: logger });
@@ -78,6 +80,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     allowPrivate: config.allowPrivateUrls,
     metrics: { attempt: (event, outcome, durationMs) => metrics.webhookDelivery(event, outcome, durationMs, 0) },
   });
+  // Kept current by the executions supervisor, so shutdown can wait for running executions.
+  let runningExecutions = 0;
   const executionEvents = createExecutionEvents({ metrics, logger, webhooks: outboxWebhookSink(stores.durable.webhooks, webhooks.sender) });
   // Concurrency slots, queue and execution leases (docs/limits.md).
   const leases = leaseSettingsFrom(process.env);
@@ -90,7 +94,10 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       logger: logger.child({ actor: 'executions' }),
       leases: { renewEveryMs: leases.renewEveryMs, renew: (accountId, ids) => limiter.renew(accountId, ids) },
       onSettled: (accountId, executionId) => concurrency.release(accountId, executionId),
-      onRunningChanged: (count) => metrics.runningExecutions(count),
+      onRunningChanged: (count) => {
+        runningExecutions = count;
+        metrics.runningExecutions(count);
+      },
     }),
     { name: 'executions' },
   );
@@ -194,8 +201,13 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     async stop() {
       server.stopListening();
       server.endStreams('server shutting down; reconnect and resume with Last-Event-ID');
-      // Let in-flight requests answer before their stores go away.
+      // Let in-flight requests answer before their stores go away, and running executions finish
+      // up to a deadline; those still running then are closed by recovery on another worker (or
+      // at the next start) as EXECUTION_INTERRUPTED once their lease lapses.
       await new Promise((resolve) => setTimeout(resolve, DRAIN_GRACE_MS));
+      const drainUntil = Date.now() + EXECUTION_DRAIN_MS;
+      while (runningExecutions > 0 && Date.now() < drainUntil) await new Promise((resolve) => setTimeout(resolve, 50));
+      if (runningExecutions > 0) logger.warn({ running: runningExecutions }, 'shutting down with executions still running');
       try {
         await usage.recorder.flush(FLUSH_TIMEOUT_MS);
       } catch (error) {

@@ -336,17 +336,17 @@ export interface Coordination {
   /** Subscribes; the returned function unsubscribes. Handlers never throw into the adapter. */
   subscribe(channel: string, handler: (message: string) => void | Promise<void>): Promise<() => Promise<void>>;
   /**
-   * Publishes and waits until every receiving subscriber's handler has finished (each
-   * acknowledges), or `timeoutMs` passes. Used where "at once on every worker" must hold,
-   * such as key revocation. Resolves to how many received and how many acknowledged.
-   */
-  /**
    * False while this worker's subscription connection is down: broadcasts sent meanwhile do not
    * reach it, so caches that rely on them (API keys) must not be trusted.
    */
   subscriptionHealthy(): boolean;
   /** Called each time the subscription comes back after a gap in which messages may have been missed. */
   onSubscriptionRestored(listener: () => void): void;
+  /**
+   * Publishes and waits until every receiving subscriber's handler has finished (each
+   * acknowledges), or `timeoutMs` passes. Used where "at once on every worker" must hold,
+   * such as key revocation. Resolves to how many received and how many acknowledged.
+   */
   broadcastAndAwait(
     channel: string,
     message: string,
