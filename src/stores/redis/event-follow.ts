@@ -5,7 +5,7 @@
  * delivered) is the only state, so nothing is delivered twice and nothing is skipped: the
  * subscription starts before the first read, so an append between the two is seen either way.
  */
-import type { StreamEvent } from '../ports.js';
+import type { Coordination, StreamEvent } from '../ports.js';
 import type { StoreLogger } from '../log.js';
 
 export interface FollowSource {
@@ -28,6 +28,33 @@ export function parseNotice(message: string): StreamEvent | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * `followEvents` of a Coordination adapter, given its own `readEvents` and `subscribe` and the
+ * channel that carries the stream's append notices.
+ */
+export function followEventsOf(
+  adapter: Pick<Coordination, 'readEvents' | 'subscribe'>,
+  stream: string,
+  noticeChannel: string,
+  afterSeq: number,
+  listener: (event: StreamEvent) => void,
+  log: StoreLogger,
+): Promise<() => Promise<void>> {
+  return followStream(
+    {
+      read: (after, limit) => adapter.readEvents(stream, after, limit),
+      subscribe: (onNotice) =>
+        adapter.subscribe(noticeChannel, (message) => {
+          const event = parseNotice(message);
+          if (event !== null) onNotice(event);
+        }),
+    },
+    afterSeq,
+    listener,
+    log,
+  );
 }
 
 export async function followStream(

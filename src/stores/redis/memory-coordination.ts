@@ -6,7 +6,7 @@
  */
 import { EVENT_STREAM_MAX_LEN, EVENT_STREAM_TTL_MS, type Coordination, type RateLimitDecision, type RateLimits, type StreamEvent } from '../ports.js';
 import { stderrLogger, type StoreLogger } from '../log.js';
-import { followStream, parseNotice } from './event-follow.js';
+import { followEventsOf } from './event-follow.js';
 import { runHandlers, type Handler } from './handlers.js';
 import { keys } from './keys.js';
 import { assertLimits, DAY_MS, decide, MINUTE_MS } from './rate-windows.js';
@@ -249,19 +249,7 @@ export function memoryCoordination(options: MemoryCoordinationOptions = {}): Coo
     },
 
     followEvents(stream: string, afterSeq: number, listener: (event: StreamEvent) => void) {
-      return followStream(
-        {
-          read: (after, limit) => api.readEvents(stream, after, limit),
-          subscribe: (onNotice) =>
-            api.subscribe(k.eventNotices(stream), (message) => {
-              const event = parseNotice(message);
-              if (event !== null) onNotice(event);
-            }),
-        },
-        afterSeq,
-        listener,
-        log,
-      );
+      return followEventsOf(api, stream, k.eventNotices(stream), afterSeq, listener, log);
     },
 
     async ping(): Promise<void> {
