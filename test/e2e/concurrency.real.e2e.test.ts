@@ -15,9 +15,17 @@ import { ADMIN_TOKEN, api, createAccountWithKey, realServersAvailable, startServ
 
 type Json = Record<string, unknown>;
 
+/** Polls `check`; a request that fails outright (a kept-alive connection to a killed worker) counts as not yet. */
 async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000, everyMs = 100): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
+  const attempt = async (): Promise<boolean> => {
+    try {
+      return await check();
+    } catch {
+      return false;
+    }
+  };
+  while (!(await attempt())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
