@@ -9,6 +9,11 @@
  * decision is never stuck behind a slow call. Terminal writes are conditional: whichever of
  * finish, failure and cancel records first emits `done`; the others change nothing. When paused
  * on an approval the run writes a checkpoint, from which any worker can resume it.
+ *
+ * Concurrency (docs/limits.md): a run holds one of its account's slots while it works, gives it
+ * up while paused on an approval (a person may take hours; other executions should run
+ * meanwhile) and takes one again to apply the decision; when the account is at its limit it
+ * waits in the queue (phase 'queued') until the queue's starter sends `slotGranted`.
  */
 import type { AgentDirectory } from '../src/agents/directory.js';
 import type { Metrics } from '../src/metrics/index.js';
@@ -25,6 +30,7 @@ import type {
 } from '../src/stores/ports.js';
 import { WORKFLOW_DEFAULTS } from '../src/workflows/definition.js';
 import { createRunEmitter, WorkflowEvent, type EventAppender, type RunEmitter } from '../src/workflows/events.js';
+import type { RunSlots } from '../src/workflows/slots.js';
 import type { ToolCaller } from '../src/workflows/tools.js';
 import { newId } from '../src/ids.js';
 import type { AgentCallOutcome } from './agent-protocol.js';
@@ -44,9 +50,21 @@ export interface WorkflowRunDeps {
   readonly onApprovalPending?: (delta: 1 | -1) => void;
   /** Called once the actor has stopped, whatever the reason. */
   readonly onStopped?: (executionId: string) => void;
+  /** Concurrency slots. Absent: runs take none (tests that do not involve concurrency). */
+  readonly slots?: Pick<RunSlots, 'acquire' | 'release' | 'state'>;
+  /** Told when the run takes (true) or gives up (false) its slot, so its lease is renewed. */
+  readonly onHolding?: (executionId: string, accountId: string, holding: boolean) => void;
 }
 
-type Phase = 'idle' | 'agent' | 'tools' | 'approval' | 'done';
+type Phase = 'idle' | 'queued' | 'agent' | 'tools' | 'approval' | 'done';
+
+/** What a run waiting for a slot does once it has one. */
+type Continuation =
+  | { readonly kind: 'start' }
+  | { readonly kind: 'decision'; readonly approvalId: string; readonly decision: ApprovalDecision; readonly reason: string | null };
+
+/** Between attempts to take a slot when the queue was full or the store failed. */
+const SLOT_RETRY_MS = 1_000;
 
 interface PendingApproval {
   readonly id: string;
@@ -66,6 +84,10 @@ interface State {
   pendingCalls: ToolCall[];
   toolResults: ToolResultEntry[];
   approval: PendingApproval | null;
+  /** Holds a concurrency slot now. */
+  holding: boolean;
+  /** Set in phase 'queued': what to do once a slot is granted. */
+  waiting: Continuation | null;
   readonly abort: AbortController;
   readonly emitter: RunEmitter;
 }
@@ -92,13 +114,35 @@ export function workflowRunActor(deps: WorkflowRunDeps, initial: WorkflowRunReco
       pendingCalls: [],
       toolResults: [],
       approval: null,
+      holding: false,
+      waiting: null,
       abort: new AbortController(),
       emitter: createRunEmitter(deps.events, initial.id, initial.checkpoint?.lastSeq ?? 0, deps.logger),
     }),
     handle: async (state, msg, kit) => {
       switch (msg.type) {
         case 'workflowRun.start':
-          if (state.phase === 'idle') callAgent(state, deps, kit);
+          if (state.phase !== 'idle') return state;
+          if (msg.queued) {
+            // The service took a queue place for it: nothing runs until the queue promotes it.
+            state.phase = 'queued';
+            state.waiting = { kind: 'start' };
+          } else {
+            // The service took the slot before recording the run.
+            holdSlot(state, deps, true);
+            callAgent(state, deps, kit);
+          }
+          return state;
+        case 'workflowRun.slotGranted':
+          if (state.phase === 'queued' && state.waiting !== null) {
+            const next = state.waiting;
+            state.waiting = null;
+            holdSlot(state, deps, true);
+            await proceed(state, deps, kit, next);
+          }
+          return state;
+        case 'workflowRun.retrySlot':
+          if (state.phase === 'queued' && state.waiting !== null) await takeSlot(state, deps, kit, state.waiting);
           return state;
         case 'workflowRun.resume':
           if (state.phase === 'idle') await resume(state, deps, kit);
@@ -123,9 +167,63 @@ export function workflowRunActor(deps: WorkflowRunDeps, initial: WorkflowRunReco
     afterStop: (state) => {
       state.abort.abort();
       if (state.approval !== null) deps.onApprovalPending?.(-1);
+      // Ended: the slot (or queue place) goes to the next execution. Stopped for a shutdown
+      // instead: the queue place is kept for whoever takes the run over, and a held slot's lease
+      // lapses and is reclaimed.
+      if (state.phase === 'done') deps.slots?.release(state.record.accountId, state.record.id);
+      if (state.holding) deps.onHolding?.(state.record.id, state.record.accountId, false);
       deps.onStopped?.(state.record.id);
     },
   });
+}
+
+function holdSlot(state: State, deps: WorkflowRunDeps, holding: boolean): void {
+  if (deps.slots === undefined || state.holding === holding) return;
+  state.holding = holding;
+  deps.onHolding?.(state.record.id, state.record.accountId, holding);
+}
+
+/**
+ * Takes a slot, then does `next`; when the account is at its limit the run waits in phase
+ * 'queued' (its checkpoint stays, so a takeover resumes it) until `slotGranted`.
+ */
+async function continueWithSlot(state: State, deps: WorkflowRunDeps, kit: Kit, next: Continuation): Promise<void> {
+  if (deps.slots === undefined || state.holding) {
+    await proceed(state, deps, kit, next);
+    return;
+  }
+  state.phase = 'queued';
+  state.waiting = next;
+  await takeSlot(state, deps, kit, next);
+}
+
+async function takeSlot(state: State, deps: WorkflowRunDeps, kit: Kit, next: Continuation): Promise<void> {
+  const slots = deps.slots;
+  if (slots === undefined) return;
+  let status: 'started' | 'queued' | 'full' | 'error';
+  try {
+    status = (await slots.acquire(state.record.accountId, state.record.id)).status;
+  } catch (error) {
+    deps.logger.warn({ err: error, executionId: state.record.id }, 'taking a concurrency slot failed; retrying');
+    status = 'error';
+  }
+  if (status === 'queued') return;
+  if (status === 'started') {
+    state.waiting = null;
+    holdSlot(state, deps, true);
+    await proceed(state, deps, kit, next);
+    return;
+  }
+  // The run was accepted long ago: a full queue (or a store outage) delays it, never refuses it.
+  kit.timers.start('slot', SLOT_RETRY_MS, (timer) => ({ type: 'workflowRun.retrySlot', timer }));
+}
+
+async function proceed(state: State, deps: WorkflowRunDeps, kit: Kit, next: Continuation): Promise<void> {
+  if (next.kind === 'start') {
+    callAgent(state, deps, kit);
+    return;
+  }
+  await applyDecision(state, deps, kit, next.approvalId, next.decision, next.reason);
 }
 
 function stepOf(state: State): WorkflowStep {
@@ -309,6 +407,11 @@ async function requestApproval(state: State, deps: WorkflowRunDeps, kit: Kit, ca
     expires_at: approval.expiresAt.toISOString(),
   });
   await deps.runs.saveCheckpoint(state.record.id, checkpointOf(state, approval.id));
+  // Paused: nothing runs until someone decides, so the slot goes to another execution.
+  if (state.holding) {
+    holdSlot(state, deps, false);
+    deps.slots?.release(state.record.accountId, state.record.id);
+  }
   deps.metrics.approvalRequested();
   deps.onApprovalPending?.(1);
   state.approval = { id: approval.id, requestedAtMs: nowMs, child: null };
@@ -337,6 +440,13 @@ function armApproval(state: State, deps: WorkflowRunDeps, kit: Kit, approvalId: 
 /** Picks the run up from its checkpoint: re-arms the approval's timer, or applies a decision made meanwhile. */
 async function resume(state: State, deps: WorkflowRunDeps, kit: Kit): Promise<void> {
   const checkpoint = state.record.checkpoint;
+  if (checkpoint === null && deps.slots !== undefined && (await deps.slots.state(state.record.accountId, state.record.id)) === 'queued') {
+    // Queued before it ever started (its owner went away meanwhile): it keeps its place and
+    // starts here when promoted.
+    state.phase = 'queued';
+    state.waiting = { kind: 'start' };
+    return;
+  }
   if (checkpoint === null) {
     await fail(state, deps, kit, 'EXECUTION_INTERRUPTED', 'The worker running this workflow stopped in the middle of a step');
     return;
@@ -392,6 +502,11 @@ async function resolveApproval(
   deps.onApprovalPending?.(-1);
   deps.metrics.approvalDecided(decision === 'expired' ? 'timed_out' : decision, kit.clock.now() - pending.requestedAtMs);
   await state.emitter.emit(WorkflowEvent.APPROVAL_RESOLVED, { approval_id: approvalId, decision, reason });
+  await continueWithSlot(state, deps, kit, { kind: 'decision', approvalId, decision, reason });
+}
+
+/** Goes on after a decision, holding a slot; the checkpoint is cleared only now, so a run still queued for its slot can be resumed from it. */
+async function applyDecision(state: State, deps: WorkflowRunDeps, kit: Kit, approvalId: string, decision: ApprovalDecision, reason: string | null): Promise<void> {
   await deps.runs.saveCheckpoint(state.record.id, null);
   const call = state.pendingCalls[0]!;
   state.phase = 'tools';

@@ -24,8 +24,18 @@ export interface NotHere {
   readonly type: 'workflowRuns.notHere';
 }
 
+/** The run is on this worker and was told it holds a slot now. */
+export interface SlotDelivered {
+  readonly type: 'workflowRuns.slotDelivered';
+}
+
 export type WorkflowRunMessage =
-  | { readonly type: 'workflowRun.start' }
+  /** `queued`: the run has a queue place, not a slot yet; it waits for `slotGranted`. */
+  | { readonly type: 'workflowRun.start'; readonly queued: boolean }
+  /** The run was promoted from the concurrency queue into a slot: go on. */
+  | { readonly type: 'workflowRun.slotGranted' }
+  /** Ask for a slot again (the queue was full, or the store failed). */
+  | { readonly type: 'workflowRun.retrySlot'; readonly timer: TimerTick }
   /** Go on from the stored checkpoint (after a restart or a takeover). */
   | { readonly type: 'workflowRun.resume' }
   | { readonly type: 'workflowRun.agentDone'; readonly round: number; readonly outcome: AgentCallOutcome; readonly chunks: number }
@@ -41,7 +51,13 @@ export type ApprovalMessage =
   | { readonly type: 'approval.stop' };
 
 export type WorkflowRunsMessage =
-  | { readonly type: 'workflowRuns.start'; readonly record: WorkflowRunRecord; readonly resume: boolean }
+  /** `queued`: a new run that got a queue place rather than a slot. */
+  | { readonly type: 'workflowRuns.start'; readonly record: WorkflowRunRecord; readonly resume: boolean; readonly queued?: boolean }
+  /** A run was promoted into a slot (on any worker): hand it to the run if it is here. */
+  | { readonly type: 'workflowRuns.slot'; readonly executionId: string; readonly replyTo: ReplyRef<SlotDelivered | NotHere> }
+  /** From a run actor: it took (true) or gave up (false) its slot. */
+  | { readonly type: 'workflowRuns.holding'; readonly executionId: string; readonly accountId: string; readonly holding: boolean }
+  | { readonly type: 'workflowRuns.renewLeases'; readonly timer: TimerTick }
   | { readonly type: 'workflowRuns.decision'; readonly executionId: string; readonly approvalId: string; readonly replyTo: ReplyRef<DecisionApplied | NotHere> }
   | { readonly type: 'workflowRuns.cancel'; readonly executionId: string; readonly replyTo: ReplyRef<RunCancelReply | NotHere> }
   | { readonly type: 'workflowRuns.finished'; readonly executionId: string };

@@ -37,6 +37,7 @@ import { VERSION } from './version.js';
 import { workflowRunsSupervisor } from '../actors/workflow-runs-supervisor.js';
 import { loadWorkflowFiles } from './workflows/definition.js';
 import { startWorkflows } from './workflows/service.js';
+import { runSlots } from './workflows/slots.js';
 import { createToolCaller } from './workflows/tools.js';
 import { isPrimaryMessage, type WorkerMessage } from './worker-messages.js';
 
@@ -134,6 +135,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   });
   // Workflows (docs/workflows.md). Approvals waiting on this worker, for the gauge.
   let approvalsPending = 0;
+  // Runs share the account's concurrency slots and queue with orchestrations (docs/limits.md).
+  const workflowSlots = runSlots(concurrency, stores.durable.accounts);
   const workflowRuns = actors.spawnChild(
     workflowRunsSupervisor({
       directory: agents,
@@ -144,6 +147,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       metrics,
       logger: logger.child({ actor: 'workflows' }),
       onApprovalPending: (delta) => metrics.approvalsPending((approvalsPending += delta)),
+      slots: workflowSlots,
+      leases: { renewEveryMs: leases.renewEveryMs, renew: (accountId, ids) => limiter.renew(accountId, ids) },
     }),
     { name: 'workflows' },
   );
@@ -155,6 +160,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     directory: agents,
     supervisor: workflowRuns,
     metrics,
+    slots: workflowSlots,
+    concurrency,
     logger: logger.child({ component: 'workflows' }),
     allowPrivateUrls: config.allowPrivateUrls,
     fileWorkflows: config.workflowsDir === null ? [] : await loadWorkflowFiles(config.workflowsDir, config.allowPrivateUrls),

@@ -4,10 +4,14 @@
  * WorkflowRunsSupervisor under a lease in the store; decisions and cancels may arrive at any
  * worker: they are recorded in the store first (conditionally) and then broadcast to the owner.
  * A run whose owner is gone is taken over from its checkpoint once its lease lapses.
+ * Runs count against the account's concurrent executions (src/workflows/slots.ts): a run is
+ * started with a slot, or recorded with a queue place and started when the queue promotes it
+ * (on any worker: the promotion is broadcast to the run's owner), or refused with QUEUE_FULL.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { DecisionApplied, NotHere, RunCancelReply, WorkflowRunsMessage } from '../../actors/workflow-run-protocol.js';
+import type { ConcurrencyQueue, PromotionStarter } from '../../actors/concurrency-queue-protocol.js';
+import type { DecisionApplied, NotHere, RunCancelReply, SlotDelivered, WorkflowRunsMessage } from '../../actors/workflow-run-protocol.js';
 import { closeRun } from '../../actors/workflow-run-actor.js';
 import { ask, dispatch, stop, type Ref } from '../../actors/kit/index.js';
 import type { AgentDirectory } from '../agents/directory.js';
@@ -17,11 +21,13 @@ import {
   executionNotCancellable,
   executionNotFound,
   invalidRequest,
+  queueFull,
   workflowAlreadyExists,
   workflowNotFound,
 } from '../errors.js';
 import type { SseSink } from '../http/sse-sink.js';
 import { newId } from '../ids.js';
+import { queueRetryAfterSeconds } from '../limits/concurrency.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/index.js';
 import type { WorkflowBody, WorkflowReplaceBody, RunWorkflowBody } from '../schemas/workflows.js';
@@ -38,9 +44,12 @@ import type {
 import { exceedsDepth } from '../validation.js';
 import { checkDefinition, workflowView, type WorkflowScope } from './definition.js';
 import { createRunEmitter, streamOf, WorkflowEvent } from './events.js';
+import { estimatedRunMs, type RunSlots } from './slots.js';
 
 export const DECISION_CHANNEL = 'workflows.decision';
 export const CANCEL_CHANNEL = 'workflows.cancel';
+/** A queued run was promoted into a slot on some worker: its owner starts (or continues) it. */
+export const SLOT_CHANNEL = 'workflows.slot';
 const BROADCAST_TIMEOUT_MS = 5_000;
 const LOCAL_ASK_TIMEOUT_MS = 4_000;
 /** A run's owner renews its lease this often; a lease lapses LEASE_MS after the last renewal. */
@@ -64,7 +73,10 @@ export interface WorkflowsDeps {
   readonly coordination: Pick<Coordination, 'subscribe' | 'broadcastAndAwait' | 'followEvents' | 'appendEvent'>;
   readonly directory: Pick<AgentDirectory, 'visible'>;
   readonly supervisor: Ref<WorkflowRunsMessage>;
-  readonly metrics: Pick<Metrics, 'sseOpened' | 'sseClosed' | 'sseEventsSent'>;
+  readonly metrics: Pick<Metrics, 'sseOpened' | 'sseClosed' | 'sseEventsSent'> & Partial<Pick<Metrics, 'queueRejected'>>;
+  /** Concurrency slots of runs (docs/limits.md), and the queue to register the runs' starter with. */
+  readonly slots: RunSlots;
+  readonly concurrency: Pick<ConcurrencyQueue, 'addStarter'>;
   readonly logger: Logger;
   readonly allowPrivateUrls: boolean;
   /** Definitions from BATON_WORKFLOWS_DIR: global, read-only, shadowed by stored ones. */
@@ -107,13 +119,16 @@ export function runView(record: WorkflowRunRecord) {
   };
 }
 
-function statusView(record: WorkflowRunRecord) {
+/** `queued`: the run is recorded as running but waits in the concurrency queue for a slot. */
+function statusView(record: WorkflowRunRecord, queued = false) {
   return {
     ...runView(record),
+    ...(queued ? { status: 'queued' } : {}),
     completed_at: record.completedAt,
     final_answer: record.finalAnswer,
     error: record.error,
-    waiting_for_approval: record.checkpoint?.approvalId ?? null,
+    // A run queued after its decision keeps the checkpoint until it has a slot; it no longer waits for the approval.
+    waiting_for_approval: queued ? null : (record.checkpoint?.approvalId ?? null),
   };
 }
 
@@ -150,6 +165,20 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
       deps.logger.warn({ err: error, executionId, approvalId }, 'decision not delivered to the local workflow run');
     }
   });
+  const unsubscribeSlots = await deps.coordination.subscribe(SLOT_CHANNEL, async (executionId) => {
+    try {
+      await ask<WorkflowRunsMessage, SlotDelivered | NotHere>(
+        deps.supervisor,
+        (replyTo) => ({ type: 'workflowRuns.slot', executionId, replyTo }),
+        LOCAL_ASK_TIMEOUT_MS,
+      );
+    } catch (error) {
+      deps.logger.warn({ err: error, executionId }, 'slot not delivered to the local workflow run');
+    }
+  });
+  // Runs promoted from the queue on this worker are handed to their owner, wherever it is.
+  deps.concurrency.addStarter(runStarter());
+
   const unsubscribeCancels = await deps.coordination.subscribe(CANCEL_CHANNEL, async (executionId) => {
     try {
       await ask<WorkflowRunsMessage, RunCancelReply | NotHere>(
@@ -185,6 +214,30 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
         claim(false).catch((err: unknown) => deps.logger.warn({ err }, 'scanning for orphaned workflow runs failed'));
       }, CLAIM_EVERY_MS);
   claimTimer?.unref();
+
+  /** Stops a local run actor whose record could not be written (it closes nothing: there is no record). */
+  async function cancelLocal(executionId: string): Promise<void> {
+    try {
+      await ask<WorkflowRunsMessage, RunCancelReply | NotHere>(deps.supervisor, (replyTo) => ({ type: 'workflowRuns.cancel', executionId, replyTo }), LOCAL_ASK_TIMEOUT_MS);
+    } catch (error) {
+      deps.logger.warn({ err: error, executionId }, 'could not stop the actor of a run that was never recorded');
+    }
+  }
+
+  function runStarter(): PromotionStarter {
+    return {
+      async start(_accountId, holderId) {
+        const record = await deps.runs.getById(holderId);
+        // Not a run (an orchestration's), or not committed yet: the queue asks again later.
+        if (record === null) return 'unknown';
+        if (record.status !== 'running') return 'finished';
+        // The owner (this worker or another) takes it from here. An owner that is gone leaves
+        // the slot unrenewed: its lease lapses and it is reclaimed, and the run is taken over.
+        await deps.coordination.broadcastAndAwait(SLOT_CHANNEL, holderId, BROADCAST_TIMEOUT_MS);
+        return 'started';
+      },
+    };
+  }
 
   async function resolveDefinition(accountId: string, slug: string): Promise<WorkflowDefinition> {
     const stored = await deps.workflows.getVisible(accountId, slug);
@@ -265,15 +318,46 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
         createdAt: new Date().toISOString(),
         completedAt: null,
       };
-      await deps.runs.insert(record, owner, LEASE_MS);
-      dispatch(deps.supervisor, { type: 'workflowRuns.start', record, resume: false });
-      return { status: 200, body: runView(record) };
+      const account = await deps.slots.limits(accountId);
+      const limits = account?.limits ?? null;
+      // The place is taken before anything is recorded, atomically, so a refused run leaves nothing behind.
+      const place = await deps.slots.acquire(accountId, record.id, limits ?? undefined);
+      if (place.status === 'full' && limits !== null) {
+        deps.metrics.queueRejected?.(account?.tier ?? 'unknown');
+        throw queueFull(limits.concurrent, limits.queueSize, queueRetryAfterSeconds(estimatedRunMs(workflow.steps.length), limits.concurrent));
+      }
+      const queued = place.status === 'queued';
+      // A queued run's actor exists before its record, so a promotion that comes right after the
+      // insert finds it; it does nothing until then.
+      if (queued) dispatch(deps.supervisor, { type: 'workflowRuns.start', record, resume: false, queued: true });
+      try {
+        await deps.runs.insert(record, owner, LEASE_MS);
+      } catch (error) {
+        deps.slots.release(accountId, record.id);
+        if (queued) void cancelLocal(record.id);
+        throw error;
+      }
+      if (!queued) {
+        dispatch(deps.supervisor, { type: 'workflowRuns.start', record, resume: false });
+        return { status: 200, body: runView(record) };
+      }
+      const position = place.status === 'queued' ? place.position : 0;
+      return {
+        status: 200,
+        body: {
+          ...runView(record),
+          status: 'queued',
+          queue_position: position,
+          message: `Queued at position ${position}: the account runs at most ${limits?.concurrent ?? 0} executions at once, and this run starts when a slot frees`,
+        },
+      };
     },
 
     async status(accountId, id) {
       const record = await deps.runs.get(accountId, id);
       if (record === null) throw executionNotFound(id);
-      return { status: 200, body: statusView(record) };
+      const queued = record.status === 'running' && (await deps.slots.state(accountId, id)) === 'queued';
+      return { status: 200, body: statusView(record, queued) };
     },
 
     async cancel(accountId, id) {
@@ -286,7 +370,10 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
       if (after !== null && after.status === 'running') {
         // No live owner took it (its worker died): close it here; `done` goes out all the same.
         const emitter = createRunEmitter(deps.coordination, id, after.checkpoint?.lastSeq ?? 0, deps.logger);
-        after = (await closeRun(deps, emitter, id, 'cancelled', null, Date.now())) ?? (await deps.runs.get(accountId, id));
+        const closed = await closeRun(deps, emitter, id, 'cancelled', null, Date.now());
+        // Its queue place (or an orphan's slot) goes to the next execution.
+        if (closed !== null) deps.slots.release(accountId, id);
+        after = closed ?? (await deps.runs.get(accountId, id));
       }
       if (after === null) throw executionNotFound(id);
       if (after.status !== 'cancelled') throw executionNotCancellable(id, after.status);
@@ -327,6 +414,7 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
       if (claimTimer !== null) clearInterval(claimTimer);
       await unsubscribeDecisions();
       await unsubscribeCancels();
+      await unsubscribeSlots();
       // Runs stop here; paused ones are handed over at once (their state is the checkpoint),
       // the others keep their lease until it lapses and are then failed as interrupted.
       stop(deps.supervisor);
