@@ -15,6 +15,7 @@
  * BENCH_ONLY=name,name to run only those scenarios, BENCH_SERVER_NODE_ARGS extra node flags for
  * the server under test (e.g. a profiler).
  */
+import { deleteRedisPrefix } from './redis-prefix.js';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -288,16 +289,6 @@ async function startBaton(mode: BenchMode): Promise<Baton> {
   };
 }
 
-async function deleteRedisPrefix(url: string, prefix: string): Promise<void> {
-  const redis = new Redis(url);
-  let cursor = '0';
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    if (found.length > 0) await redis.del(...found);
-  } while (cursor !== '0');
-  redis.disconnect();
-}
 
 // ---------------------------------------------------------------- machine and versions
 

@@ -8,8 +8,8 @@
  *   after the same run measured the uWS hello-world baseline.
  * - `inprocess` scenarios run a closed loop inside the bench process and report operations/s.
  */
+import { deleteRedisPrefix } from './redis-prefix.js';
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { spawnRateLimitActor } from '../actors/rate-limit-actor.js';
 import { startActorSystem } from '../actors/root-supervisor.js';
 import { silentLogger } from '../actors/kit/logger.js';
@@ -156,14 +156,7 @@ async function withCoordination<T>(store: 'memory' | 'redis', ctx: InProcessCont
     return await fn(coordination);
   } finally {
     await coordination.close();
-    const redis = new Redis(url);
-    let cursor = '0';
-    do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (found.length > 0) await redis.del(...found);
-    } while (cursor !== '0');
-    redis.disconnect();
+    await deleteRedisPrefix(url, prefix);
   }
 }
 

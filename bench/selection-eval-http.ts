@@ -11,12 +11,12 @@
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
-import { evaluateSelections, missedTargets, splitHalves } from '../src/selection/index.js';
+import { evaluateSelections, splitHalves } from '../src/selection/index.js';
 import type { LabeledQuery } from '../src/selection/index.js';
 import { MEMORY_DATA_DIR } from '../src/stores/sql/index.js';
 import { startWorker } from '../src/worker.js';
 import { startMockAgentFleet } from './mock-agent-fleet.js';
-import { DEFAULT_DATA_DIR, formatReport, loadDataset, runEvaluation, type SelectFn } from './selection-eval.js';
+import { DEFAULT_DATA_DIR, formatReport, loadDataset, reportMissesAndTargets, runEvaluation, type SelectFn } from './selection-eval.js';
 
 const ADMIN_TOKEN = 'selection-eval-operator-token';
 
@@ -140,20 +140,7 @@ async function main(): Promise<void> {
       `\nregistration: ${agents.length} agents in ${registerMs.toFixed(0)} ms (${(registerMs / agents.length).toFixed(1)} ms each, probes included)` +
         `\npreview round trip: first ${latencies[0]?.toFixed(1)} ms (index build), p50 ${percentile(sorted, 0.5).toFixed(2)} ms, p99 ${percentile(sorted, 0.99).toFixed(2)} ms`,
     );
-    if (args.includes('--verbose')) {
-      console.log('\nmisses:');
-      for (const o of report.outcomes) {
-        const miss = o.noMatchQuery ? o.noMatchHit === false : o.top1Hit === false || o.subsetOfOk === false;
-        if (miss) console.log(`  ${o.id} [${o.tags.join(',')}] selected=${JSON.stringify(o.selected)}`);
-      }
-    }
-    const missed = missedTargets(report.overall);
-    if (missed.length > 0) {
-      console.error(`\nBelow target: ${missed.join('; ')}`);
-      process.exitCode = 1;
-    } else {
-      console.log('\nAll targets met.');
-    }
+    reportMissesAndTargets(report, args.includes('--verbose'));
   } finally {
     await worker.stop();
     await fleet.close();

@@ -93,7 +93,12 @@ async function main(): Promise<void> {
   console.log('');
   console.log(row('tune half', (await runEvaluation(tune, select)).overall));
   console.log(row('held-out half', (await runEvaluation(heldOut, select)).overall));
-  if (args.includes('--verbose')) {
+  reportMissesAndTargets(report, args.includes('--verbose'));
+}
+
+/** Lists the misses (with --verbose) and sets a failing exit code when a target is missed. */
+export function reportMissesAndTargets(report: Awaited<ReturnType<typeof runEvaluation>>, verbose: boolean): void {
+  if (verbose) {
     console.log('\nmisses:');
     for (const o of report.outcomes) {
       const miss = o.noMatchQuery ? o.noMatchHit === false : o.top1Hit === false || o.subsetOfOk === false;
