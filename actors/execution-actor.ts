@@ -245,11 +245,6 @@ async function agentDone(
   if (state.phase !== 'running') return settleIfIdle(state, deps, kit, false);
   const result = toRunResult(state, agentId, outcome);
   state.results.push(result);
-  const settled = state.results.length;
-  const current = [...state.inFlight][0] ?? null;
-  void deps.executions
-    .updateProgress(state.record.id, { completed: settled, total: state.record.selectedAgents.length, currentAgent: current })
-    .catch((error: unknown) => deps.logger.warn({ err: error, executionId: state.record.id }, 'progress update failed'));
   if (state.stoppedBy === null && budgetReached(spentMicros(state), state.record.fees, state.record.maxCostMicros)) {
     state.stoppedBy = budgetError(state);
     state.abort.abort();
@@ -260,6 +255,14 @@ async function agentDone(
     } else {
       launchReady(state, deps, kit);
     }
+  }
+  // Progress is written only while agents are still running: when nothing is in flight the run
+  // is settling, and its final transition records the final progress in the same write.
+  if (state.inFlight.size > 0) {
+    const current = [...state.inFlight][0] ?? null;
+    void deps.executions
+      .updateProgress(state.record.id, { completed: state.results.length, total: state.record.selectedAgents.length, currentAgent: current })
+      .catch((error: unknown) => deps.logger.warn({ err: error, executionId: state.record.id }, 'progress update failed'));
   }
   return settleIfIdle(state, deps, kit, false);
 }

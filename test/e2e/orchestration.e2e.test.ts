@@ -256,3 +256,28 @@ t.test('the DEVELOPER fee has a 0.01 USD minimum', async (t) => {
   const done = await waitForEnd(key, res.body.executionId as string);
   t.equal((done.metadata as Json).actualCost, 0.011);
 });
+
+t.test('a running execution reports its progress', async (t) => {
+  const { key } = await setup(t, [agent('quick-step', { output: { a: 1 } }), agent('slow-step', { output: { b: 2 }, latencyMs: 1_500 })]);
+  const res = await api(server, 'POST', '/v1/orchestrate', {
+    key,
+    body: { query: 'quick then slow', mode: 'SEQUENTIAL', selectionCriteria: only(['quick-step', 'slow-step']) },
+  });
+  const id = res.body.executionId as string;
+  const order = (res.body.selectedAgents as Json[]).map((a) => a.id as string);
+  let seen: Json | undefined;
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    const read = await api(server, 'GET', `/v1/executions/${id}`, { key });
+    const progress = read.body.progress as Json | undefined;
+    if (read.body.status === 'RUNNING' && progress !== undefined && progress.completed === 1) {
+      seen = progress;
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  t.same(seen, { completed: 1, total: 2, currentAgent: order[1] }, 'one of two done, the second running');
+  const done = await waitForEnd(key, id);
+  t.equal(done.status, 'COMPLETED');
+  t.notOk('progress' in done, 'no progress object once finished');
+});
