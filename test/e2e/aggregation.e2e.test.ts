@@ -4,6 +4,7 @@
  */
 import t, { type Test } from 'tap';
 import { startMockAgentFleet, type MockAgentConfig } from '../fixtures/mock-agent-fleet.js';
+import { registerAgents } from '../helpers/agents.js';
 import { api, createAccountWithKey, startServer } from '../helpers/server.js';
 
 const server = await startServer(t, { mode: 'embedded' });
@@ -11,15 +12,7 @@ type Json = Record<string, unknown>;
 
 async function setup(t: Test, configs: MockAgentConfig[]): Promise<string> {
   const { key } = await createAccountWithKey(server, 'BUSINESS');
-  const fleet = await startMockAgentFleet(configs);
-  t.teardown(() => fleet.close());
-  for (const agent of fleet.agents) {
-    const res = await api(server, 'POST', '/v1/agents', {
-      key,
-      body: { id: agent.info.id, name: agent.info.name, description: agent.info.description, url: agent.url, vertical: 'testing', capabilities: agent.info.capabilities, pricing: agent.info.pricing },
-    });
-    if (res.status !== 201) throw new Error(res.text);
-  }
+  await registerAgents(server, key, configs, t.teardown.bind(t));
   return key;
 }
 

@@ -4,7 +4,8 @@
  * idempotency and cost.
  */
 import t, { type Test } from 'tap';
-import { startMockAgentFleet, type MockAgent, type MockAgentConfig } from '../fixtures/mock-agent-fleet.js';
+import type { MockAgent, MockAgentConfig } from '../fixtures/mock-agent-fleet.js';
+import { registerAgents } from '../helpers/agents.js';
 import { api, createAccountWithKey, startServer } from '../helpers/server.js';
 
 const server = await startServer(t, { mode: 'embedded' });
@@ -19,24 +20,7 @@ interface Setup {
 /** A fresh account with its own agents (private to it), each with a distinct capability. */
 async function setup(t: Test, configs: MockAgentConfig[], tier: 'DEVELOPER' | 'BUSINESS' | 'ENTERPRISE' = 'BUSINESS'): Promise<Setup> {
   const { key } = await createAccountWithKey(server, tier);
-  const fleet = await startMockAgentFleet(configs);
-  t.teardown(() => fleet.close());
-  for (const agent of fleet.agents) {
-    const res = await api(server, 'POST', '/v1/agents', {
-      key,
-      body: {
-        id: agent.info.id,
-        name: agent.info.name,
-        description: agent.info.description,
-        url: agent.url,
-        vertical: 'testing',
-        capabilities: agent.info.capabilities,
-        pricing: agent.info.pricing,
-      },
-    });
-    if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`);
-  }
-  return { key, agents: fleet.agents };
+  return { key, agents: await registerAgents(server, key, configs, t.teardown.bind(t)) };
 }
 
 

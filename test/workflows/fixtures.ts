@@ -1,8 +1,11 @@
 /** Shared pieces of the workflow end-to-end tests: a tool server, agents that call tools, setup. */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startMockAgentFleet, type MockAgent, type MockAgentConfig, type RecordedRequest } from '../fixtures/mock-agent-fleet.js';
+import type { MockAgent, MockAgentConfig, RecordedRequest } from '../fixtures/mock-agent-fleet.js';
+import { registerAgents } from '../helpers/agents.js';
 import { api, createAccountWithKey } from '../helpers/server.js';
+
+export { registerAgents };
 
 export interface ToolServer {
   readonly url: string;
@@ -63,26 +66,6 @@ export function toolUsingAgent(id: string, tool: string, input: Record<string, u
   };
 }
 
-export async function registerAgents(server: { url: string }, key: string, configs: MockAgentConfig[], teardown: (fn: () => unknown) => void): Promise<MockAgent[]> {
-  const fleet = await startMockAgentFleet(configs);
-  teardown(() => fleet.close());
-  for (const agent of fleet.agents) {
-    const res = await api(server, 'POST', '/v1/agents', {
-      key,
-      body: {
-        id: agent.info.id,
-        name: agent.info.name,
-        description: agent.info.description,
-        url: agent.url,
-        vertical: 'testing',
-        capabilities: agent.info.capabilities,
-        pricing: agent.info.pricing,
-      },
-    });
-    if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`);
-  }
-  return [...fleet.agents];
-}
 
 export interface WorkflowSetup {
   readonly key: string;
