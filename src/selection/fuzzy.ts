@@ -5,6 +5,7 @@
  * index, so the cost depends on the word, not on the number of agents.
  */
 import { trigramsOf } from './catalog.js';
+import { rowDot } from './embeddings.js';
 import type { CatalogIndex, Expansion } from './catalog.js';
 
 /** Below this Dice coefficient of padded trigrams two words are unrelated. */
@@ -44,6 +45,36 @@ export function osaDistance(a: string, b: string, max: number): number {
   return (rows[a.length] as number[])[b.length] as number;
 }
 
+/**
+ * A word among the most frequent English words is what its writer meant, not a typo of a catalog
+ * word: "thread" is not "threat", "least" is not "lease". Rare and unknown forms ("grammer",
+ * "trnaslate") still are. Without word vectors every word may be a typo, as before.
+ */
+export const TYPO_MAX_RANK = 30_000;
+
+function isCommonEnglishWord(index: CatalogIndex, folded: string): boolean {
+  const vectors = index.semantic?.vectors;
+  if (vectors === undefined) return false;
+  const row = vectors.rows.get(folded);
+  return row !== undefined && (vectors.rank[row] ?? Infinity) < TYPO_MAX_RANK;
+}
+
+/**
+ * Below this cosine of their word vectors, two words sharing a long prefix are not one family:
+ * "transcription"/"transcribe" (0.44) and "summarize"/"summary" (0.21) are, "thread"/"threat"
+ * (0.11) is a coincidence of spelling.
+ */
+const MIN_FAMILY_COSINE = 0.2;
+
+/** True unless both words have vectors and those say the words are unrelated. */
+function relatedInMeaning(index: CatalogIndex, a: string, b: string): boolean {
+  const vectors = index.semantic?.vectors;
+  if (vectors === undefined) return true;
+  const ra = vectors.rows.get(a);
+  const rb = vectors.rows.get(b);
+  return ra === undefined || rb === undefined || rowDot(vectors, ra, rb) >= MIN_FAMILY_COSINE;
+}
+
 function commonPrefix(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   let i = 0;
@@ -73,6 +104,7 @@ export function expandWord(index: CatalogIndex, folded: string, wordStem: string
     for (const word of index.trigrams.get(gram) ?? []) shared.set(word, (shared.get(word) ?? 0) + 1);
   }
   const known = index.postings.has(wordStem);
+  const typoCandidate = !known && !isCommonEnglishWord(index, folded);
   for (const [word, count] of shared) {
     const target = index.words.get(word);
     if (target === undefined) continue;
@@ -80,16 +112,20 @@ export function expandWord(index: CatalogIndex, folded: string, wordStem: string
     // Typos and cognates rarely differ in the first letter; requiring it keeps "lights" from
     // becoming "flights".
     const sameStart = word[0] === folded[0];
-    if (!known && sameStart && folded.length >= MIN_TYPO_LENGTH && count >= 2) {
+    if (typoCandidate && sameStart && folded.length >= MIN_TYPO_LENGTH && count >= 2) {
       const maxDistance = folded.length >= 9 ? 2 : 1;
       const distance = osaDistance(folded, word, maxDistance);
       if (distance <= maxDistance) offer({ stem: target, quality: distance === 1 ? 0.9 : 0.75, word });
     }
-    if (!known && sameStart && folded.length >= MIN_DICE_LENGTH && dice >= MIN_DICE) {
+    if (typoCandidate && sameStart && folded.length >= MIN_DICE_LENGTH && dice >= MIN_DICE) {
       offer({ stem: target, quality: Math.min(0.85, dice), word });
     }
     const prefix = commonPrefix(wordStem, target);
-    if (prefix >= MIN_PREFIX && prefix / Math.max(wordStem.length, target.length) >= MIN_PREFIX_SHARE) {
+    if (
+      prefix >= MIN_PREFIX &&
+      prefix / Math.max(wordStem.length, target.length) >= MIN_PREFIX_SHARE &&
+      relatedInMeaning(index, folded, word)
+    ) {
       offer({ stem: target, quality: 0.7, word });
     }
   }

@@ -20,9 +20,8 @@ t.test('an empty selection counts as a top-1 miss and is left out of precision',
   t.equal(m.precision, null);
 });
 
-// The engine is below the top-1 and no-match targets today (0.830 and 0.733 with word vectors;
-// recall@k 0.809 with per-clause scoring);
-// this stays a todo so the suite is green, and the floor test below keeps what has been reached from eroding.
+// The engine is below the top-1 and no-match targets today (top-1 0.837, no-match 0.733,
+// recall@k 0.816, precision 0.895); this stays a todo so the suite is green, and the floor test below keeps what has been reached from eroding.
 // Drop the todo once the targets are met: the test then becomes the CI gate.
 t.test('selection on the labeled data set meets the quality targets', { todo: 'top-1 and no-match below target' }, async (t) => {
   const { agents, queries } = loadDataset();
@@ -35,8 +34,8 @@ t.test('selection on the labeled data set meets the quality targets', { todo: 't
 t.test('selection quality on the labeled data set does not fall below the reached floor', async (t) => {
   const { agents, queries } = loadDataset();
   const { overall } = await runEvaluation(queries, inProcessSelect(agents));
-  t.ok((overall.top1 ?? 0) >= 0.8, `top-1 ${overall.top1} >= 0.8`);
+  t.ok((overall.top1 ?? 0) >= 0.83, `top-1 ${overall.top1} >= 0.83`);
   t.ok((overall.noMatch ?? 0) >= 0.7, `no-match ${overall.noMatch} >= 0.7`);
-  t.ok((overall.recallAtK ?? 0) >= 0.78, `recall@k ${overall.recallAtK} >= 0.78`);
+  t.ok((overall.recallAtK ?? 0) >= 0.8, `recall@k ${overall.recallAtK} >= 0.8`);
   t.ok((overall.precision ?? 0) >= TARGETS.precision, `precision ${overall.precision} >= ${TARGETS.precision}`);
 });

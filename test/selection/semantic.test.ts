@@ -1,6 +1,8 @@
 import t from 'tap';
 import { buildCatalogIndex, selectAgents } from '../../src/selection/index.js';
 import { loadWordVectors, sharedWordVectors } from '../../src/selection/embeddings.js';
+import { expandWord } from '../../src/selection/fuzzy.js';
+import { Language, stem } from '../../src/selection/text.js';
 import { AGENTS, statsFor } from './fixtures.js';
 
 t.test('the word-vector loader keeps the most frequent words as unit vectors', async (t) => {
@@ -26,4 +28,18 @@ t.test('an index built without vectors still selects by form', async (t) => {
   t.equal(index.semantic, undefined);
   const r = selectAgents(index, statsFor(), { query: 'Find cheap flights from Boston to Denver, compare fares' });
   t.equal(r.selected[0]?.agent.id, 'flight-finder');
+});
+
+t.test('a frequent English word is not read as a typo of a catalog word; a rare form still is', async (t) => {
+  const agents = [
+    { id: 'threat-hunter', name: 'Threat Hunter', description: 'Spots intrusions in security logs.', vertical: 'security', capabilities: ['threat-detection'] },
+    { id: 'proofreader', name: 'Proofreader', description: 'Fixes grammar and spelling.', vertical: 'language', capabilities: ['grammar-correction'] },
+  ];
+  const words = (index: ReturnType<typeof buildCatalogIndex>, word: string): string[] =>
+    expandWord(index, word, stem(word, Language.EN)).map((e) => e.word);
+  const withVectors = buildCatalogIndex(agents);
+  t.notOk(words(withVectors, 'thread').includes('threat'), '"thread" is a word of its own');
+  t.ok(words(withVectors, 'grammer').includes('grammar'), '"grammer" is a typo');
+  // Without vectors there is no dictionary to tell, so any near form may be a typo.
+  t.ok(words(buildCatalogIndex(agents, { vectors: null }), 'thread').includes('threat'));
 });
