@@ -129,23 +129,26 @@ function endpoint(ctx: CallContext, baseUrl: string, path: string): string | Age
   return url.toString();
 }
 
-async function getHealth(ctx: CallContext, baseUrl: string, options: ProbeOptions): Promise<HealthOutcome> {
+/**
+ * GET of a probe endpoint (/health, /info): the URL policy, a deadline, the size cap and JSON
+ * parsing are shared; `interpret` turns the parsed answer into the endpoint's outcome.
+ */
+async function probe<T>(
+  ctx: CallContext,
+  baseUrl: string,
+  path: string,
+  options: ProbeOptions,
+  interpret: (status: number, body: unknown, startedMs: number) => T | AgentCallFailure,
+): Promise<T | AgentCallFailure> {
   const startedMs = performance.now();
-  const url = endpoint(ctx, baseUrl, '/health');
+  const url = endpoint(ctx, baseUrl, path);
   if (typeof url !== 'string') return url;
   const deadline = new CallDeadline(options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, options.signal);
   try {
     const res = await send(ctx, url, 'GET', null, 'application/json', deadline);
     const read = await readJson(res, options.maxBytes ?? DEFAULT_MAX_BYTES, startedMs);
     if (!read.ok) return read;
-    const { status, body } = read;
-    if (validateHealth(body)) {
-      const health = { status: body.status, timestamp: body.timestamp };
-      const healthy = isSuccess(status) && body.status === 'healthy';
-      return { ok: true, health, healthy, status, durationMs: performance.now() - startedMs };
-    }
-    if (!isSuccess(status)) return failure('http_status', `Agent answered HTTP ${status}`, startedMs, { status });
-    return failure('invalid_shape', `Health response ${describeErrors(validateHealth)}`, startedMs, { status });
+    return interpret(read.status, read.body, startedMs);
   } catch (err) {
     return classifyError(err, deadline, startedMs);
   } finally {
@@ -153,26 +156,26 @@ async function getHealth(ctx: CallContext, baseUrl: string, options: ProbeOption
   }
 }
 
-async function getInfo(ctx: CallContext, baseUrl: string, options: ProbeOptions): Promise<InfoOutcome> {
-  const startedMs = performance.now();
-  const url = endpoint(ctx, baseUrl, '/info');
-  if (typeof url !== 'string') return url;
-  const deadline = new CallDeadline(options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, options.signal);
-  try {
-    const res = await send(ctx, url, 'GET', null, 'application/json', deadline);
-    const read = await readJson(res, options.maxBytes ?? DEFAULT_MAX_BYTES, startedMs);
-    if (!read.ok) return read;
-    const { status, body } = read;
+function getHealth(ctx: CallContext, baseUrl: string, options: ProbeOptions): Promise<HealthOutcome> {
+  return probe(ctx, baseUrl, '/health', options, (status, body, startedMs): HealthOutcome => {
+    if (validateHealth(body)) {
+      const health = { status: body.status, timestamp: body.timestamp };
+      const healthy = isSuccess(status) && body.status === 'healthy';
+      return { ok: true, health, healthy, status, durationMs: performance.now() - startedMs };
+    }
+    if (!isSuccess(status)) return failure('http_status', `Agent answered HTTP ${status}`, startedMs, { status });
+    return failure('invalid_shape', `Health response ${describeErrors(validateHealth)}`, startedMs, { status });
+  });
+}
+
+function getInfo(ctx: CallContext, baseUrl: string, options: ProbeOptions): Promise<InfoOutcome> {
+  return probe(ctx, baseUrl, '/info', options, (status, body, startedMs): InfoOutcome => {
     if (!isSuccess(status)) return failure('http_status', `Agent answered HTTP ${status}`, startedMs, { status });
     if (!validateInfo(body)) {
       return failure('invalid_shape', `Info response ${describeErrors(validateInfo)}`, startedMs, { status });
     }
     return { ok: true, info: pickInfo(body), durationMs: performance.now() - startedMs };
-  } catch (err) {
-    return classifyError(err, deadline, startedMs);
-  } finally {
-    deadline.cancel();
-  }
+  });
 }
 
 function pickInfo(body: AgentInfo): AgentInfo {
