@@ -214,9 +214,12 @@ export function agentActor(options: AgentActorOptions): ActorDefinition<AgentSta
     reply(replyTo, { type: 'agent.executed', agentId: state.agent.id, outcome });
   };
 
-  const launch = (state: AgentState, kit: Kit, callId: number, call: AgentCall, replyTo: ReplyRef<AgentExecuted>, deadlineMs: number, probe: boolean): void => {
+  /**
+   * Sends the call with `timeoutMs` left of its budget: all of it when launched on arrival (so the
+   * agent's `metadata.timeout` is exactly its configured timeout), what remains after a wait for a slot.
+   */
+  const launch = (state: AgentState, kit: Kit, callId: number, call: AgentCall, replyTo: ReplyRef<AgentExecuted>, timeoutMs: number, probe: boolean): void => {
     const nowMs = kit.clock.now();
-    const timeoutMs = Math.floor(deadlineMs - nowMs);
     if (timeoutMs < 1) {
       answer(state, replyTo, rejection(AgentRejectionKind.QUEUE_TIMEOUT, 'The call budget ran out while waiting for a free slot'));
       if (probe) state.halfOpenProbe = false;
@@ -255,7 +258,7 @@ export function agentActor(options: AgentActorOptions): ActorDefinition<AgentSta
       if (next === undefined) break;
       kit.timers.cancel(queueKey(next.callId));
       next.detach();
-      launch(state, kit, next.callId, next.call, next.replyTo, next.deadlineMs, false);
+      launch(state, kit, next.callId, next.call, next.replyTo, Math.floor(next.deadlineMs - kit.clock.now()), false);
     }
   };
 
@@ -329,9 +332,9 @@ export function agentActor(options: AgentActorOptions): ActorDefinition<AgentSta
           if (state.circuit === CircuitState.HALF_OPEN) {
             // No probe out yet: this call is the probe, whatever the concurrency.
             state.halfOpenProbe = true;
-            launch(state, kit, callId, msg.call, msg.replyTo, deadlineMs, true);
+            launch(state, kit, callId, msg.call, msg.replyTo, budgetMs, true);
           } else if (state.running.size < tuning.maxConcurrent) {
-            launch(state, kit, callId, msg.call, msg.replyTo, deadlineMs, false);
+            launch(state, kit, callId, msg.call, msg.replyTo, budgetMs, false);
           } else if (state.queue.length >= tuning.maxQueued) {
             answer(
               state,

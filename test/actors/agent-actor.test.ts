@@ -71,8 +71,12 @@ interface Harness {
   execute(c?: AgentCall): Promise<AgentCallOutcome>;
 }
 
-function harness(t: { teardown(fn: () => unknown): void }, tuning: Partial<AgentTuning> = {}, agent: AgentRecord = record): Harness {
-  const clock = createManualClock();
+function harness(
+  t: { teardown(fn: () => unknown): void },
+  tuning: Partial<AgentTuning> = {},
+  agent: AgentRecord = record,
+  clock: ManualClock = createManualClock(),
+): Harness {
   const runtime = startActorSystem({ logger: silentLogger, clock });
   t.teardown(() => runtime.stop());
   const registry = spawnAgentRegistry(runtime, silentLogger);
@@ -267,6 +271,21 @@ t.test('latency and success rate are exponentially weighted moving averages', as
   t.equal(h.stats().latencyMs, 150, 'failures do not move the latency estimate');
   await run(h, success(150));
   t.equal(h.stats().successRate, 0.75);
+});
+
+t.test('a call sent on arrival carries the whole timeout even while the clock moves', async (t) => {
+  // Real time passes between receiving the call and sending it; the agent must still be told its
+  // configured timeout, not a millisecond less.
+  const manual = createManualClock();
+  let reads = 0;
+  const ticking: ManualClock = { ...manual, now: () => manual.now() + 0.4 * ++reads };
+  const h = harness(t, {}, record, ticking);
+  const a = h.execute();
+  await settle();
+  t.equal(h.scripted.calls[0]?.body.metadata.timeout, 30_000);
+  t.equal(h.scripted.calls[0]?.options?.timeoutMs, 30_000);
+  for (const c of h.scripted.calls.splice(0)) c.resolve(success());
+  await a;
 });
 
 t.test('the agent is sent the smaller of its own timeout and the call timeout', async (t) => {
