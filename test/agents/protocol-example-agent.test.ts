@@ -3,11 +3,12 @@ import { once } from 'node:events';
 import t from 'tap';
 import { createAgentClient } from '../../src/agents/protocol/client.js';
 import type { ExecuteRequest } from '../../src/agents/protocol/schemas.js';
+import { uninstrumentedEnv } from '../helpers/child-env.js';
 
 /** Starts examples/agent/server.ts as an agent owner would (tsx, PORT env) and returns its URL. */
 async function startExample(t: { teardown(fn: () => unknown): void }): Promise<string> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'examples/agent/server.ts'], {
-    env: { ...process.env, PORT: '0' },
+    env: uninstrumentedEnv({ ...process.env, PORT: '0' }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   t.teardown(async () => {

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../src/paths.js';
 import { realDatabaseUrl, realRedisUrl, uniqueRedisPrefix, uniqueSchema } from './env.js';
+import { uninstrumentedEnv } from './child-env.js';
 
 export const ADMIN_TOKEN = 'test-operator-token-0123456789';
 
@@ -62,9 +63,6 @@ export async function startServer(t: Teardown, options: ServerOptions): Promise<
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
-  // Spawned servers are not instrumented: their V8 coverage, merged by tap with the in-process
-  // tests', made the report cover a different, shrinking subset of files from run to run.
-  delete env.NODE_V8_COVERAGE;
   let dataDir: string | null = null;
   if (options.mode === 'embedded') {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'baton-e2e-'));
@@ -80,7 +78,7 @@ export async function startServer(t: Teardown, options: ServerOptions): Promise<
   Object.assign(env, options.env ?? {});
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(packageRoot, 'src/cli/main.ts'), 'serve'], {
     cwd: packageRoot,
-    env,
+    env: uninstrumentedEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
