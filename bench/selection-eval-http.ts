@@ -11,7 +11,6 @@
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
-import { evaluateSelections, splitHalves } from '../src/selection/index.js';
 import type { LabeledQuery } from '../src/selection/index.js';
 import { MEMORY_DATA_DIR } from '../src/stores/sql/index.js';
 import { startWorker } from '../src/worker.js';
@@ -129,12 +128,6 @@ async function main(): Promise<void> {
     // The first preview builds the account's catalog index: reported apart from the rest.
     const report = await runEvaluation(queries, select);
     console.log(formatReport(`Selection quality over HTTP: ${queriesFile} (${agents.length} agents registered via POST /v1/agents)`, report));
-    const selections = new Map(report.outcomes.map((o) => [o.id, o.selected] as const));
-    const { tune, heldOut } = splitHalves(queries);
-    const half = (qs: readonly LabeledQuery[]) => evaluateSelections(qs, selections).overall;
-    console.log('');
-    console.log(formatReport('Tune half (even positions)', { overall: half(tune), byTag: {}, outcomes: [] }));
-    console.log(formatReport('Held-out half (odd positions)', { overall: half(heldOut), byTag: {}, outcomes: [] }));
     const sorted = [...latencies].sort((a, b) => a - b);
     console.log(
       `\nregistration: ${agents.length} agents in ${registerMs.toFixed(0)} ms (${(registerMs / agents.length).toFixed(1)} ms each, probes included)` +

@@ -2,7 +2,8 @@
  * Scores agent selection on a labeled data set (shared/data/selection/README.md).
  *   tsx bench/selection-eval.ts [--data DIR] [--queries FILE] [--verbose]
  * DIR defaults to ../shared/data/selection beside the package (env SELECTION_DATA_DIR);
- * FILE defaults to DIR/queries.json (env SELECTION_QUERIES). Exits 1 below the targets.
+ * FILE defaults to DIR/queries.json (env SELECTION_QUERIES). Any query file in that format is
+ * scored the same way against DIR's catalog. Exits 1 below the targets.
  * The select step is a function from a labeled query to selected ids, so the same report can be
  * produced through the HTTP API by passing another implementation to `runEvaluation`.
  */
@@ -15,7 +16,6 @@ import {
   evaluateSelections,
   missedTargets,
   selectAgents,
-  splitHalves,
 } from '../src/selection/index.js';
 import type { AgentRuntimeStats, CatalogAgent, EvaluationReport, LabeledQuery, Metrics } from '../src/selection/index.js';
 
@@ -88,11 +88,6 @@ async function main(): Promise<void> {
 
   const report = await runEvaluation(queries, select);
   console.log(formatReport(`Selection quality: ${queriesFile} (${agents.length} agents)`, report));
-  // Held-out check: the parameters were tuned on the even-position half only.
-  const { tune, heldOut } = splitHalves(queries);
-  console.log('');
-  console.log(row('tune half', (await runEvaluation(tune, select)).overall));
-  console.log(row('held-out half', (await runEvaluation(heldOut, select)).overall));
   reportMissesAndTargets(report, args.includes('--verbose'));
 }
 

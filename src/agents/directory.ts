@@ -278,7 +278,7 @@ export async function startAgentDirectory(options: AgentDirectoryOptions): Promi
     (accountId === null ? undefined : entries.get(keyOf(accountId, id))) ?? entries.get(keyOf(null, id));
 
   await resync();
-  // Builds the global index now: the first build also loads the word vectors (about half a second).
+  // Builds the global index now: the first build also reads the word vectors (about 0.1 s).
   scopeFor(null);
   const unsubscribe = await coordination.subscribe(AGENTS_CHANNEL, (message) => {
     const parsed = parseChange(message);

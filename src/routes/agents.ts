@@ -78,6 +78,7 @@ function previewView(preview: SelectionPreview, names: (id: string) => { name: s
       confidence: Math.round(c.confidence * 1e4) / 1e4,
       relevance: Math.round(c.relevance * 1e4) / 1e4,
       reliability: Math.round(c.reliability * 1e4) / 1e4,
+      signals: c.signals,
       matches: c.matches,
       reasons: c.reasons,
     })),

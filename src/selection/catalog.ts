@@ -2,10 +2,13 @@
  * The catalog index: everything selection needs that depends only on the agents, computed once
  * when the catalog changes so that scoring a query touches only postings of its own terms.
  */
-import { sharedWordVectors } from './embeddings.js';
-import type { WordVectors } from './embeddings.js';
+import { TextVector } from './dense.js';
+import { createDotKernel } from './dot-kernel.js';
+import type { DotKernel } from './dot-kernel.js';
 import { Language, isStopWord, stem, tokenize } from './text.js';
 import type { CatalogAgent } from './types.js';
+import { sharedWordVectorTable, unitRow } from './word-vectors.js';
+import type { WordVectorTable } from './word-vectors.js';
 
 export const Field = { NAME: 0, CAPABILITIES: 1, VERTICAL: 2, DESCRIPTION: 3 } as const;
 export type Field = (typeof Field)[keyof typeof Field];
@@ -44,13 +47,20 @@ export interface CatalogIndex {
   readonly expansionCache: Map<string, readonly Expansion[]>;
   /** Word vectors of the catalog vocabulary, for semantic matching; undefined without vectors. */
   readonly semantic: SemanticIndex | undefined;
+  /** Static word vectors (word-vectors.ts); undefined when the index was built without them. */
+  readonly wordVectors: WordVectorTable | undefined;
+  /**
+   * Unit meaning vector of each agent's name and description, agent i at row i of the kernel's
+   * matrix (a zero row when none of its words is known); undefined without word vectors.
+   */
+  readonly meaning: DotKernel | undefined;
 }
 
 /** The catalog words that have a word vector, and a memo of query words' nearest ones. */
 export interface SemanticIndex {
-  readonly vectors: WordVectors;
-  /** Vector row of each catalog word below. */
-  readonly rows: Int32Array;
+  readonly table: WordVectorTable;
+  /** Unit vector of each catalog word below, row i at i × dimensions. */
+  readonly vectors: Float32Array;
   readonly words: readonly string[];
   readonly stems: readonly string[];
   /** Query word → its nearest catalog words (semantic.ts). */
@@ -64,8 +74,8 @@ export interface SemanticNeighbour {
 }
 
 export interface CatalogIndexOptions {
-  /** Word vectors for semantic matching; default: the shared English vectors; null: none. */
-  readonly vectors?: WordVectors | null;
+  /** Word vectors for meaning similarity and semantic matching; default: the shipped table; null: none. */
+  readonly vectors?: WordVectorTable | null;
 }
 
 export interface Expansion {
@@ -173,7 +183,7 @@ export function buildCatalogIndex(agents: readonly CatalogAgent[], options: Cata
     capabilities: new Set(agent.capabilities.map((c) => c.toLowerCase())),
   }));
   const byId = new Map(agents.map((agent, i) => [agent.id, i] as const));
-  const vectors = options.vectors === undefined ? sharedWordVectors() : options.vectors;
+  const table = options.vectors === undefined ? sharedWordVectorTable() : (options.vectors ?? undefined);
   return {
     agents: indexed,
     postings,
@@ -182,20 +192,34 @@ export function buildCatalogIndex(agents: readonly CatalogAgent[], options: Cata
     trigrams,
     byId,
     expansionCache: new Map(),
-    semantic: vectors === null ? undefined : semanticIndex(vectors, words),
+    semantic: table === undefined ? undefined : semanticIndex(table, words),
+    wordVectors: table,
+    meaning: table === undefined ? undefined : meaningKernel(table, agents),
   };
 }
 
-function semanticIndex(vectors: WordVectors, words: ReadonlyMap<string, string>): SemanticIndex {
-  const rows: number[] = [];
+/** What each agent does, as one meaning vector per agent: its name and description. */
+function meaningKernel(table: WordVectorTable, agents: readonly CatalogAgent[]): DotKernel {
+  const kernel = createDotKernel(agents.length, table.dimensions);
+  agents.forEach((agent, i) => {
+    const v = new TextVector(table).add(tokenize(`${agent.name}: ${agent.description}`), Language.EN).unit();
+    if (v !== undefined) kernel.matrix.set(v, i * table.dimensions);
+  });
+  return kernel;
+}
+
+function semanticIndex(table: WordVectorTable, words: ReadonlyMap<string, string>): SemanticIndex {
   const kept: string[] = [];
   const stems: string[] = [];
+  const rows: number[] = [];
   for (const [word, s] of [...words].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    const row = vectors.rows.get(word);
+    const row = table.rows.get(word);
     if (row === undefined) continue;
     rows.push(row);
     kept.push(word);
     stems.push(s);
   }
-  return { vectors, rows: Int32Array.from(rows), words: kept, stems, cache: new Map() };
+  const vectors = new Float32Array(rows.length * table.dimensions);
+  rows.forEach((row, i) => vectors.set(unitRow(table, row), i * table.dimensions));
+  return { table, vectors, words: kept, stems, cache: new Map() };
 }

@@ -122,8 +122,3 @@ export function missedTargets(m: Metrics): string[] {
   }
   return missed;
 }
-
-/** Deterministic split for held-out checks: queries at even positions vs odd positions. */
-export function splitHalves<T>(items: readonly T[]): { readonly tune: T[]; readonly heldOut: T[] } {
-  return { tune: items.filter((_, i) => i % 2 === 0), heldOut: items.filter((_, i) => i % 2 === 1) };
-}

@@ -5,7 +5,7 @@
  * index, so the cost depends on the word, not on the number of agents.
  */
 import { trigramsOf } from './catalog.js';
-import { rowDot } from './embeddings.js';
+import { wordCosine } from './word-vectors.js';
 import type { CatalogIndex, Expansion } from './catalog.js';
 
 /** Below this Dice coefficient of padded trigrams two words are unrelated. */
@@ -53,26 +53,25 @@ export function osaDistance(a: string, b: string, max: number): number {
 export const TYPO_MAX_RANK = 30_000;
 
 function isCommonEnglishWord(index: CatalogIndex, folded: string): boolean {
-  const vectors = index.semantic?.vectors;
-  if (vectors === undefined) return false;
-  const row = vectors.rows.get(folded);
-  return row !== undefined && (vectors.rank[row] ?? Infinity) < TYPO_MAX_RANK;
+  const table = index.wordVectors;
+  if (table === undefined) return false;
+  const row = table.rows.get(folded);
+  return row !== undefined && (table.rank[row] ?? Infinity) < TYPO_MAX_RANK;
 }
 
 /**
  * Below this cosine of their word vectors, two words sharing a long prefix are not one family:
- * "transcription"/"transcribe" (0.44) and "summarize"/"summary" (0.21) are, "thread"/"threat"
- * (0.11) is a coincidence of spelling.
+ * "transcription"/"transcribe" (0.65) and "summarize"/"summary" (0.81) are, "thread"/"threat"
+ * (0.01) and "least"/"lease" (−0.06) are coincidences of spelling.
  */
-const MIN_FAMILY_COSINE = 0.2;
+const MIN_FAMILY_COSINE = 0.3;
 
 /** True unless both words have vectors and those say the words are unrelated. */
 function relatedInMeaning(index: CatalogIndex, a: string, b: string): boolean {
-  const vectors = index.semantic?.vectors;
-  if (vectors === undefined) return true;
-  const ra = vectors.rows.get(a);
-  const rb = vectors.rows.get(b);
-  return ra === undefined || rb === undefined || rowDot(vectors, ra, rb) >= MIN_FAMILY_COSINE;
+  const table = index.wordVectors;
+  if (table === undefined) return true;
+  const cosine = wordCosine(table, a, b);
+  return cosine === undefined || cosine >= MIN_FAMILY_COSINE;
 }
 
 function commonPrefix(a: string, b: string): number {

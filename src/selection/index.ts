@@ -10,7 +10,6 @@ export {
   evaluateSelections,
   missedTargets,
   scoreQuery,
-  splitHalves,
   summarize,
 } from './evaluate.js';
 export type { EvaluationReport, LabeledQuery, Metrics, QueryOutcome } from './evaluate.js';

@@ -1,5 +1,7 @@
 /**
- * Selection scoring. Deterministic: the same catalog, stats and request give the same numbers.
+ * Text relevance: how well the words of a request match an agent's name, capabilities, vertical
+ * and description (one of the signals of calibration.ts; docs/selection.md has the whole method).
+ * Deterministic: the same catalog and request give the same numbers.
  *
  * 1. Analysis (text.ts, query.ts). Query and context are tokenized (English contractions keep
  *    their head word: "we're" → we, not "re"), stop words dropped, words Snowball-stemmed. The query
@@ -11,11 +13,11 @@
  *    → min(0.85, Dice), shared stem prefix ≥ 75 % → 0.7, lexicon translation → 0.9; exact → 1.
  *    Typo matching (edit distance, Dice) skips words among the 30,000 most frequent English words
  *    ("thread" is not a typo of "threat"), and a shared prefix makes a family only when the two
- *    words' vectors have cosine ≥ 0.2 ("transcription"/"transcribe" 0.44, "thread"/"threat" 0.11).
+ *    words' vectors have cosine ≥ 0.3 ("transcription"/"transcribe" 0.65, "thread"/"threat" 0.01).
  *    An English word the catalog does not know by form, and not among the 1,000 most frequent
- *    English words, may also stand for its 2 nearest catalog words in meaning (GloVe-derived
- *    vectors, semantic.ts) with cosine ≥ 0.45, at q = cosine; a catalog stem reached this way
- *    serves one request word only. A foreign word goes through its lexicon translations.
+ *    English words, may also stand for its 2 nearest catalog words in meaning (word-vectors.ts,
+ *    semantic.ts) with cosine ≥ 0.5, at q = cosine; a catalog stem reached this way serves one
+ *    request word only. A foreign word goes through its lexicon translations.
  *    Each word is a group; words of `context` weigh w = 0.4, of the query w = 1. The words of
  *    `requiredCapabilities` join the query with w = 1 (they state the need as plainly as the query).
  * 2. Evidence, BM25F (catalog.ts). Fields name, capabilities, vertical, description have weights
@@ -28,36 +30,16 @@
  *    An agent earns each request word once, through its best alternative. E_c(a) is the same sum
  *    over the query words of clause c and the criteria words (context words support the whole
  *    request, not one clause).
- * 3. Relevance (0..1), from the agent's evidence and the best evidence E* among agents that passed
- *    the filters:
+ * 3. Text relevance (0..1), from the agent's evidence and the best evidence E* among agents that
+ *    passed the filters:
  *        rel(E, E*)   = (1 − exp(−E / τ)) · (E / E*)^γ,  τ = 1.0, γ = 2
  *        relevance(a) = max( rel(E(a), E*),  λ · max_c rel(E_c(a), E*_c) ),  λ = 0.8
  *    The first factor is absolute: about one strong field match (E ≈ 1.2) gives 0.7, and a request
- *    sharing no informative word with an agent stays near 0, so `minConfidence` 0.7 means "clear
- *    textual evidence". The second keeps agents that match far less than the best one out. The
- *    per-clause term lets an agent that clearly explains its own part of a multi-part request
- *    ("X, then Y") in through that part; λ < 1 means it must be the best by far within the clause
- *    (rel ≥ 0.875 to pass 0.7), so incidental clause matches stay out.
- * 4. Confidence = relevance · reliability, reliability = 0.8 + 0.2 · successRate: a flaky agent
- *    can lose at most a fifth of its score, and it never makes an irrelevant agent relevant.
- *    Unhealthy and circuit-open agents are excluded before scoring, as are those failing the
- *    vertical (any of) and capability (all of) filters. Ties are broken by catalog order.
- * τ, γ were chosen on half of data/selection/queries.json and checked on the other half; so were
- * the semantic parameters (minCosine, minRank, neighbours; the tune half decided, though the
- * choice of 2 over 4 neighbours also looked at the held-out half's precision). λ = 0.8 was chosen on
- * the even half (recall 0.802 → 0.838, precision 0.923 unchanged) and held on the odd half (recall
- * 0.740 → 0.778, precision 0.863 → 0.855); λ = 0.7 changes nothing, λ ≥ 0.9 costs precision.
- * Evaluated and not kept, because they did not hold on both halves: a penalty for the
- * rarity-weighted share of the request an agent leaves unexplained (it traded top-1 for no-match
- * about one for one), a topical factor from the cosine of mean-centred request and agent word
- * vectors (tune-half gains that reversed on the held-out half), and requiring a second matching
- * word for meaning-only matches outside name/capabilities (no change on either half).
- * A sentence encoder was measured as a second signal: Universal Sentence Encoder lite (512-d,
- * TensorFlow.js, WebAssembly backend). Alone it ranks worse (top-1 0.696 with no threshold); mixed
- * 0.3 · relevance + 0.7 · rescaled cosine it ranks better (top-1 0.904 with no threshold, about
- * 0.85 once a confidence cut-off keeps no-match at 0.93), but it costs 26 ms of CPU per request
- * (16 ms for short ones; batching does not help), against the 1 ms selection budget and the
- * orchestrate throughput target. It was not adopted.
+ *    sharing no informative word with an agent stays near 0. The second keeps agents that match
+ *    far less than the best one low. The per-clause term lets an agent that clearly explains its
+ *    own part of a multi-part request ("X, then Y") in through that part.
+ * τ, γ, λ and the semantic parameters were chosen on half of the shared labeled set when text
+ * relevance was the whole score; the calibration now weighs text relevance against meaning.
  */
 import { FIELD_NAMES } from './catalog.js';
 import type { CatalogIndex } from './catalog.js';
@@ -203,7 +185,11 @@ export function agentRelevance(ev: Evidence, a: number, best: BestEvidence, p: S
   return r;
 }
 
-/** Step 4's factor; a missing or out-of-range rate is clamped, never trusted. */
+/**
+ * Reliability factor of confidence (select.ts): 0.8 + 0.2 · successRate, so a flaky agent loses at
+ * most a fifth of its confidence and never becomes relevant through it. A missing or out-of-range
+ * rate is clamped, never trusted.
+ */
 export function reliabilityOf(successRate: number): number {
   const rate = Number.isFinite(successRate) ? Math.min(1, Math.max(0, successRate)) : 0;
   return 0.8 + 0.2 * rate;

@@ -1,12 +1,23 @@
 /**
- * Selection: filters, scoring (formula in score.ts), threshold and cut. Pure: the catalog index
- * and runtime stats come in as arguments, nothing is read from or written to the outside.
+ * Selection. Pure: the catalog index and runtime stats come in as arguments, nothing is read from
+ * or written to the outside. For each request (docs/selection.md explains the method):
+ *   1. the gate: agents outside the `verticals` (any of) or lacking a `requiredCapabilities` entry
+ *      (all of), unhealthy or circuit-open, are out;
+ *   2. text relevance (score.ts) and meaning similarity (dense.ts) of every other agent, for the
+ *      whole request and, when it has several clauses ("X, then Y"), for each clause on its own;
+ *   3. calibrated relevance (calibration.ts): the whole request's, or clauseWeight × the best
+ *      clause's, whichever is higher;
+ *   4. confidence = relevance × reliability (score.ts: 0.8 + 0.2 · success rate);
+ *   5. agents at or above `minConfidence`, best first, at most `maxAgents`; ties by catalog order.
  */
 import type { CatalogIndex } from './catalog.js';
 import { FIELD_NAMES } from './catalog.js';
-import { analyzeQuery } from './query.js';
+import { analyzeQuery, splitClauses } from './query.js';
 import type { AnalyzedQuery, TermGroup } from './query.js';
-import { agentRelevance, bestEvidence, computeEvidence, reliabilityOf } from './score.js';
+import { CALIBRATION, logitAt, logitFloor, sigmoid, signalContext } from './calibration.js';
+import type { Calibration, SignalContext } from './calibration.js';
+import { meaningSimilarities, requestMeaning, standout } from './meaning.js';
+import { agentRelevance, bestEvidence, computeEvidence, relevanceOf, reliabilityOf } from './score.js';
 import type { ScoringParams } from './score.js';
 import { SCORING } from './score.js';
 import { CandidateStatus, SELECTION_DEFAULTS, UNKNOWN_AGENT_STATS } from './types.js';
@@ -67,9 +78,104 @@ function withCriteriaTerms(index: CatalogIndex, query: AnalyzedQuery, criteria: 
 interface Scored {
   readonly agent: number;
   readonly status: CandidateStatus | undefined;
+  /** Calibrated relevance (calibration.ts), before reliability. */
   readonly relevance: number;
+  /** Lexical relevance and meaning similarity, the main inputs of `relevance`. */
+  readonly text: number;
+  readonly meaning: number;
+  /** The clause whose reading gave `relevance`; undefined when the whole request did. */
+  readonly clause: string | undefined;
   readonly reliability: number;
   readonly confidence: number;
+}
+
+/** One reading of the request: the whole of it, or one of its clauses ("X, then Y"). */
+export interface SignalView {
+  /** Text, meaning and standout per agent (0 for agents that did not pass the gate). */
+  readonly signals: SignalContext;
+  /** The clause's text; undefined for the whole request. */
+  readonly clause: string | undefined;
+}
+
+/** Every agent's inputs for a request (calibration.ts), for scoring, explaining and fitting. */
+export interface CandidateSignals {
+  readonly criteria: EffectiveCriteria;
+  /** Gate outcome per agent: undefined when it passed the filters and health checks. */
+  readonly status: readonly (CandidateStatus | undefined)[];
+  /** Agents that passed the gate, in catalog order. */
+  readonly eligible: readonly number[];
+  /** views[0] is the whole request; the others are its clauses when it has more than one. */
+  readonly views: readonly SignalView[];
+  readonly matches: Map<number, string[][]> | undefined;
+}
+
+/** At most this many clauses are read on their own; longer requests are rare and the rest still count as a whole. */
+const MAX_CLAUSE_VIEWS = 3;
+
+export function candidateSignals(
+  index: CatalogIndex,
+  stats: StatsLookup,
+  request: SelectionRequest,
+  explain = false,
+  params: ScoringParams = SCORING,
+  calibration: Calibration = CALIBRATION,
+): CandidateSignals {
+  const criteria = effectiveCriteria(request);
+  const analyzed = analyzeQuery(index, request.query, request.context);
+  const ev = computeEvidence(index, withCriteriaTerms(index, analyzed, criteria), explain, params);
+  const n = index.agents.length;
+  const status: (CandidateStatus | undefined)[] = new Array<CandidateStatus | undefined>(n);
+  const eligible: number[] = [];
+  for (let i = 0; i < n; i += 1) {
+    status[i] = gate(index, i, criteria, stats);
+    if (status[i] === undefined) eligible.push(i);
+  }
+  const best = bestEvidence(ev, eligible);
+  const text = new Float64Array(n);
+  for (const a of ev.touched) if (status[a] === undefined) text[a] = agentRelevance(ev, a, best, params);
+  const meaning = meaningSimilarities(index, requestMeaning(index, request.query, analyzed.language, request.context), eligible);
+  const views: SignalView[] = [{ signals: signalContext(text, meaning, standout(index, meaning, eligible), eligible), clause: undefined }];
+  const clauses = ev.clauseEvidence !== undefined && calibration.clauseWeight > 0 ? splitClauses(request.query) : [];
+  clauses.slice(0, MAX_CLAUSE_VIEWS).forEach((clause, c) => {
+    const clauseText = new Float64Array(n);
+    const ce = ev.clauseEvidence as Float64Array;
+    for (const a of ev.touched) {
+      const e = ce[c * n + a] ?? 0;
+      if (e > 0 && status[a] === undefined) clauseText[a] = relevanceOf(e, best.clauses[c] ?? 0, params);
+    }
+    const clauseMeaning = meaningSimilarities(index, requestMeaning(index, clause, analyzed.language), eligible);
+    views.push({ signals: signalContext(clauseText, clauseMeaning, standout(index, clauseMeaning, eligible), eligible), clause });
+  });
+  return { criteria, status, eligible, views, matches: ev.matches };
+}
+
+/** Weight of each view's relevance: 1 for the whole request, clauseWeight for a clause. */
+function viewWeight(i: number, calibration: Calibration): number {
+  return i === 0 ? 1 : calibration.clauseWeight;
+}
+
+/**
+ * Calibrated relevance of agent `a`: the whole request's, or clauseWeight × that of the clause it
+ * explains best, whichever is higher, so an agent that clearly handles one part of "X, then Y" is
+ * selected with the one that handles the other. `floors[i]` is the logit view i must reach to
+ * matter (selection skips the exponentials of agents that cannot qualify); returns undefined when
+ * no view reaches its floor.
+ */
+function bestRelevance(
+  c: CandidateSignals,
+  a: number,
+  calibration: Calibration,
+  floors: readonly number[],
+): { relevance: number; view: SignalView } | undefined {
+  let best: { relevance: number; view: SignalView } | undefined;
+  for (let i = 0; i < c.views.length; i += 1) {
+    const view = c.views[i] as SignalView;
+    const z = logitAt(view.signals, a, calibration);
+    if (z < (floors[i] ?? -Infinity)) continue;
+    const relevance = viewWeight(i, calibration) * sigmoid(z);
+    if (best === undefined || relevance > best.relevance) best = { relevance, view };
+  }
+  return best;
 }
 
 function score(
@@ -78,37 +184,41 @@ function score(
   request: SelectionRequest,
   explain: boolean,
   params: ScoringParams,
+  calibration: Calibration,
 ): { criteria: EffectiveCriteria; scored: Scored[]; matches: Map<number, string[][]> | undefined } {
-  const criteria = effectiveCriteria(request);
-  const query = withCriteriaTerms(index, analyzeQuery(index, request.query, request.context), criteria);
-  const ev = computeEvidence(index, query, explain, params);
-  const { evidence, matches, touched } = ev;
-  // The fast path only needs agents with evidence: the others cannot reach any confidence > 0,
-  // which only matters when minConfidence is 0 (then every agent that passes the filters qualifies,
-  // as the preview shows).
-  const everyAgent = explain || criteria.minConfidence <= 0;
-  const considered: readonly number[] = everyAgent ? index.agents.map((_, i) => i) : touched;
-  const status = new Map<number, CandidateStatus | undefined>();
-  const eligible: number[] = [];
-  for (const i of considered) {
-    const s = gate(index, i, criteria, stats);
-    status.set(i, s);
-    if (s === undefined && (evidence[i] ?? 0) > 0) eligible.push(i);
-  }
-  const best = bestEvidence(ev, eligible);
+  const c = candidateSignals(index, stats, request, explain, params, calibration);
+  const whole = c.views[0];
   const scored: Scored[] = [];
+  const considered: readonly number[] = explain ? index.agents.map((_, i) => i) : c.eligible;
+  // Selection only needs the agents that can qualify (reliability ≤ 1, so relevance must reach
+  // minConfidence); the preview shows every agent.
+  const floor = explain ? -Infinity : c.criteria.minConfidence;
+  const floors = c.views.map((_, i) => (explain ? -Infinity : logitFloor(floor, viewWeight(i, calibration))));
   for (const i of considered) {
-    const s = status.get(i);
-    if (!explain && s !== undefined) continue;
+    const s = c.status[i];
+    const best = s === undefined ? bestRelevance(c, i, calibration, floors) : undefined;
+    if (best === undefined && !explain) continue;
     const entry = index.agents[i];
     const rate = (entry !== undefined ? stats.get(entry.agent.id) : undefined) ?? UNKNOWN_AGENT_STATS;
-    const relevance = s === undefined ? agentRelevance(ev, i, best, params) : 0;
     const reliability = reliabilityOf(rate.successRate);
-    scored.push({ agent: i, status: s, relevance, reliability, confidence: relevance * reliability });
+    const relevance = best?.relevance ?? 0;
+    const confidence = relevance * reliability;
+    if (confidence < floor) continue;
+    const view = best?.view ?? whole;
+    scored.push({
+      agent: i,
+      status: s,
+      relevance,
+      text: view?.signals.text[i] ?? 0,
+      meaning: view?.signals.meaning[i] ?? 0,
+      clause: best?.view.clause,
+      reliability,
+      confidence,
+    });
   }
   // Ties fall back to catalog order, which keeps selection deterministic.
   scored.sort((a, b) => b.confidence - a.confidence || a.agent - b.agent);
-  return { criteria, scored, matches };
+  return { criteria: c.criteria, scored, matches: c.matches };
 }
 
 /** Selects agents for a request: highest confidence first, empty when none qualifies. */
@@ -117,8 +227,9 @@ export function selectAgents(
   stats: StatsLookup,
   request: SelectionRequest,
   params: ScoringParams = SCORING,
+  calibration: Calibration = CALIBRATION,
 ): SelectionResult {
-  const { criteria, scored } = score(index, stats, request, false, params);
+  const { criteria, scored } = score(index, stats, request, false, params, calibration);
   const selected: SelectedAgent[] = [];
   for (const s of scored) {
     if (selected.length >= criteria.maxAgents || s.confidence < criteria.minConfidence) break;
@@ -146,8 +257,9 @@ export function previewSelection(
   stats: StatsLookup,
   request: SelectionRequest,
   params: ScoringParams = SCORING,
+  calibration: Calibration = CALIBRATION,
 ): SelectionPreview {
-  const { criteria, scored, matches } = score(index, stats, request, true, params);
+  const { criteria, scored, matches } = score(index, stats, request, true, params, calibration);
   const selected: SelectedAgent[] = [];
   const candidates: CandidateExplanation[] = [];
   for (const s of scored) {
@@ -159,17 +271,19 @@ export function previewSelection(
       const words = m[label];
       if (words.length > 0) reasons.push(`matched in ${label}: ${words.join(', ')}`);
     }
+    if (s.status === undefined) {
+      reasons.push(
+        `text relevance ${s.text.toFixed(3)}, meaning similarity ${s.meaning.toFixed(3)}` +
+          (s.clause !== undefined ? ` for the part "${s.clause.trim()}"` : ''),
+      );
+    }
     let status: CandidateStatus;
     if (s.status !== undefined) {
       status = s.status;
       reasons.push(explainGate(s.status, entry.agent.vertical, criteria));
     } else if (s.confidence < criteria.minConfidence) {
       status = CandidateStatus.BELOW_MIN_CONFIDENCE;
-      reasons.push(
-        reasons.length === 0
-          ? `no word of the request matches this agent (minConfidence ${criteria.minConfidence})`
-          : `confidence ${s.confidence.toFixed(3)} is below minConfidence ${criteria.minConfidence}`,
-      );
+      reasons.push(`confidence ${s.confidence.toFixed(3)} is below minConfidence ${criteria.minConfidence}`);
     } else if (selected.length >= criteria.maxAgents) {
       status = CandidateStatus.BEYOND_MAX_AGENTS;
       reasons.push(`confidence ${s.confidence.toFixed(3)} qualifies, but maxAgents ${criteria.maxAgents} better agents were kept`);
@@ -185,6 +299,7 @@ export function previewSelection(
       confidence: round(s.confidence),
       relevance: round(s.relevance),
       reliability: round(s.reliability),
+      signals: { text: round(s.text), meaning: round(s.meaning), clause: s.clause?.trim() ?? null },
       matches: m,
       reasons,
     });

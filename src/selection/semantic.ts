@@ -5,6 +5,7 @@
  * (a few thousand words at most), and each query word's neighbours are memoized per index.
  */
 import type { CatalogIndex, SemanticNeighbour } from './catalog.js';
+import { unitRow } from './word-vectors.js';
 
 export interface SemanticParams {
   /** Below this cosine two words are not taken as related. */
@@ -20,7 +21,7 @@ export interface SemanticParams {
   readonly maxNeighbours: number;
 }
 
-export const SEMANTIC: SemanticParams = { minCosine: 0.45, weight: 1, minRank: 1000, maxNeighbours: 2 };
+export const SEMANTIC: SemanticParams = { minCosine: 0.5, weight: 1, minRank: 1000, maxNeighbours: 2 };
 
 export type Neighbour = SemanticNeighbour;
 
@@ -34,18 +35,16 @@ export function semanticNeighbours(index: CatalogIndex, folded: string, p: Seman
   const key = `${folded}\u0000${p.minCosine}\u0000${p.maxNeighbours}\u0000${p.minRank}`;
   const cached = sem.cache.get(key);
   if (cached !== undefined) return cached;
-  const { vectors, rows, words, stems } = sem;
-  const row = vectors.rows.get(folded);
+  const { table, vectors, words, stems } = sem;
+  const row = table.rows.get(folded);
   let result: Neighbour[] = [];
-  if (row !== undefined && (vectors.rank[row] ?? 0) >= p.minRank) {
-    const d = vectors.dimensions;
-    const data = vectors.data;
-    const q = row * d;
+  if (row !== undefined && (table.rank[row] ?? 0) >= p.minRank) {
+    const d = table.dimensions;
+    const q = unitRow(table, row);
     const best = new Map<string, Neighbour>();
-    for (let i = 0; i < rows.length; i += 1) {
-      const r = (rows[i] as number) * d;
+    for (let i = 0; i < words.length; i += 1) {
       let cosine = 0;
-      for (let k = 0; k < d; k += 1) cosine += (data[q + k] as number) * (data[r + k] as number);
+      for (let k = 0; k < d; k += 1) cosine += (q[k] as number) * (vectors[i * d + k] as number);
       if (cosine < p.minCosine) continue;
       const s = stems[i] as string;
       const current = best.get(s);

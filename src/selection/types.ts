@@ -67,15 +67,26 @@ export interface FieldMatches {
   readonly description: readonly string[];
 }
 
+export interface CandidateSignalsView {
+  /** Lexical relevance 0..1 (score.ts). */
+  readonly text: number;
+  /** Cosine of the request's and the agent's meaning vectors (dense.ts), about −0.2..1. */
+  readonly meaning: number;
+  /** The clause of the request this agent was scored on; null when on the whole request. */
+  readonly clause: string | null;
+}
+
 export interface CandidateExplanation {
   readonly agentId: string;
   readonly status: CandidateStatus;
   readonly selected: boolean;
-  /** Final confidence 0..1 (0 for an agent filtered out before scoring). */
+  /** Final confidence 0..1 (0 for an agent filtered out before scoring): relevance × reliability. */
   readonly confidence: number;
-  /** Text relevance 0..1 before the reliability factor. */
+  /** Calibrated relevance 0..1 (calibration.ts) before the reliability factor. */
   readonly relevance: number;
   readonly reliability: number;
+  /** The main inputs of `relevance`, from the reading of the request that gave it. */
+  readonly signals: CandidateSignalsView;
   readonly matches: FieldMatches;
   readonly reasons: readonly string[];
 }

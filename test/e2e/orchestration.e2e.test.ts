@@ -242,10 +242,15 @@ t.test('the DEVELOPER fee has a 0.01 USD minimum', async (t) => {
 });
 
 t.test('a running execution reports its progress', async (t) => {
-  const { key } = await setup(t, [agent('quick-step', { output: { a: 1 } }), agent('slow-step', { output: { b: 2 }, latencyMs: 1_500 })]);
+  // Both steps take a while: which runs first is selection's call, and either way the second
+  // must be running long enough after the first finishes for a poll to see it.
+  const { key } = await setup(t, [
+    agent('first-step', { output: { a: 1 }, latencyMs: 800 }),
+    agent('second-step', { output: { b: 2 }, latencyMs: 800 }),
+  ]);
   const res = await api(server, 'POST', '/v1/orchestrate', {
     key,
-    body: { query: 'quick then slow', mode: 'SEQUENTIAL', selectionCriteria: only(['quick-step', 'slow-step']) },
+    body: { query: 'one step then another', mode: 'SEQUENTIAL', selectionCriteria: only(['first-step', 'second-step']) },
   });
   const id = res.body.executionId as string;
   const order = (res.body.selectedAgents as Json[]).map((a) => a.id as string);

@@ -1,4 +1,6 @@
 import t from 'tap';
+import path from 'node:path';
+import { packageRoot } from '../../src/paths.js';
 import { TARGETS, scoreQuery, summarize } from '../../src/selection/index.js';
 import { inProcessSelect, loadDataset, runEvaluation } from '../../bench/selection-eval.js';
 
@@ -20,10 +22,12 @@ t.test('an empty selection counts as a top-1 miss and is left out of precision',
   t.equal(m.precision, null);
 });
 
-// The engine is below the top-1 and no-match targets today (top-1 0.837, no-match 0.733,
-// recall@k 0.816, precision 0.895); this stays a todo so the suite is green, and the floor test below keeps what has been reached from eroding.
-// Drop the todo once the targets are met: the test then becomes the CI gate.
-t.test('selection on the labeled data set meets the quality targets', { todo: 'top-1 and no-match below target' }, async (t) => {
+const HOLDOUT = path.join(packageRoot, 'bench', 'data', 'selection-holdout.json');
+
+// Top-1 is below its target on the shared set (0.844 against 0.90; no-match 0.933 and precision
+// 0.942 meet theirs), so this stays a todo and the floor tests below keep what is reached from
+// eroding. Drop the todo once top-1 reaches 0.90: the test then becomes the CI gate.
+t.test('selection on the labeled data set meets the quality targets', { todo: 'top-1 below target' }, async (t) => {
   const { agents, queries } = loadDataset();
   const { overall } = await runEvaluation(queries, inProcessSelect(agents));
   t.ok((overall.top1 ?? 0) >= TARGETS.top1, `top-1 ${overall.top1} >= ${TARGETS.top1}`);
@@ -31,11 +35,17 @@ t.test('selection on the labeled data set meets the quality targets', { todo: 't
   t.ok((overall.precision ?? 0) >= TARGETS.precision, `precision ${overall.precision} >= ${TARGETS.precision}`);
 });
 
-t.test('selection quality on the labeled data set does not fall below the reached floor', async (t) => {
-  const { agents, queries } = loadDataset();
-  const { overall } = await runEvaluation(queries, inProcessSelect(agents));
-  t.ok((overall.top1 ?? 0) >= 0.83, `top-1 ${overall.top1} >= 0.83`);
-  t.ok((overall.noMatch ?? 0) >= 0.7, `no-match ${overall.noMatch} >= 0.7`);
-  t.ok((overall.recallAtK ?? 0) >= 0.8, `recall@k ${overall.recallAtK} >= 0.8`);
-  t.ok((overall.precision ?? 0) >= TARGETS.precision, `precision ${overall.precision} >= ${TARGETS.precision}`);
-});
+const floors = [
+  { name: 'the shared data set', file: undefined, top1: 0.84, noMatch: 0.93, precision: 0.9, recall: 0.8 },
+  { name: 'the independently written hold-out set', file: HOLDOUT, top1: 0.77, noMatch: 0.75, precision: 0.85, recall: 0.75 },
+];
+for (const f of floors) {
+  t.test(`selection quality on ${f.name} does not fall below the reached floor`, async (t) => {
+    const { agents, queries } = loadDataset(undefined, f.file);
+    const { overall } = await runEvaluation(queries, inProcessSelect(agents));
+    t.ok((overall.top1 ?? 0) >= f.top1, `top-1 ${overall.top1} >= ${f.top1}`);
+    t.ok((overall.noMatch ?? 0) >= f.noMatch, `no-match ${overall.noMatch} >= ${f.noMatch}`);
+    t.ok((overall.precision ?? 0) >= f.precision, `precision ${overall.precision} >= ${f.precision}`);
+    t.ok((overall.recallAtK ?? 0) >= f.recall, `recall@k ${overall.recallAtK} >= ${f.recall}`);
+  });
+}

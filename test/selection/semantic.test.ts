@@ -1,33 +1,31 @@
 import t from 'tap';
-import { buildCatalogIndex, selectAgents } from '../../src/selection/index.js';
-import { loadWordVectors, sharedWordVectors } from '../../src/selection/embeddings.js';
+import { buildCatalogIndex, previewSelection, selectAgents } from '../../src/selection/index.js';
 import { expandWord } from '../../src/selection/fuzzy.js';
+import { semanticNeighbours } from '../../src/selection/semantic.js';
 import { Language, stem } from '../../src/selection/text.js';
 import { AGENTS, statsFor } from './fixtures.js';
 
-t.test('the word-vector loader keeps the most frequent words as unit vectors', async (t) => {
-  const v = loadWordVectors(undefined, 2000);
-  t.equal(v.dimensions, 100);
-  t.ok(v.rows.size > 1500 && v.rows.size <= 2000);
-  const row = v.rows.get('flight') ?? -1;
-  t.ok(row >= 0);
-  let norm = 0;
-  for (let i = 0; i < v.dimensions; i += 1) norm += (v.data[row * v.dimensions + i] ?? 0) ** 2;
-  t.ok(Math.abs(norm - 1) < 1e-5);
+t.test('a word the catalog lacks stands for the catalog words nearest in meaning', async (t) => {
+  const index = buildCatalogIndex(AGENTS);
+  const near = semanticNeighbours(index, 'airfare').map((n) => n.word);
+  t.ok(near.some((w) => w === 'flights' || w === 'fares' || w === 'flight'), `airfare → ${near.join(', ')}`);
+  t.same(semanticNeighbours(index, 'the'), [], 'a frequent word is not expanded');
+  t.same(semanticNeighbours(buildCatalogIndex(AGENTS, { vectors: null }), 'airfare'), [], 'no vectors, no neighbours');
 });
 
-t.test('a word the catalog lacks reaches an agent through its meaning', async (t) => {
+t.test('a request in other words than the catalog still reaches the right agent through meaning', async (t) => {
   const query = { query: 'Book me a plane ticket to Lisbon' };
-  t.ok(sharedWordVectors() !== null);
   t.same(selectAgents(buildCatalogIndex(AGENTS, { vectors: null }), statsFor(), query).selected, []);
   t.equal(selectAgents(buildCatalogIndex(AGENTS), statsFor(), query).selected[0]?.agent.id, 'flight-finder');
 });
 
-t.test('an index built without vectors still selects by form', async (t) => {
+t.test('an index built without vectors still matches by form, with no meaning similarity', async (t) => {
   const index = buildCatalogIndex(AGENTS, { vectors: null });
   t.equal(index.semantic, undefined);
-  const r = selectAgents(index, statsFor(), { query: 'Find cheap flights from Boston to Denver, compare fares' });
-  t.equal(r.selected[0]?.agent.id, 'flight-finder');
+  const top = previewSelection(index, statsFor(), { query: 'Find cheap flights from Boston to Denver, compare fares' }).candidates[0];
+  t.equal(top?.agentId, 'flight-finder');
+  t.ok((top?.signals.text ?? 0) > 0.9, 'text relevance is computed as before');
+  t.equal(top?.signals.meaning, 0);
 });
 
 t.test('a frequent English word is not read as a typo of a catalog word; a rare form still is', async (t) => {

@@ -1,0 +1,89 @@
+/**
+ * Meaning signals of one request against the catalog (calibration.ts): the cosine of the request's
+ * meaning vector with every agent's, and how clearly an agent stands out from the different
+ * agents that come close. The agents' unit meaning vectors sit in one matrix (catalog.ts).
+ */
+import type { CatalogIndex } from './catalog.js';
+import { TextVector } from './dense.js';
+import { CONTEXT_WEIGHT } from './query.js';
+import type { Language } from './text.js';
+import { contextText, detectLanguage, tokenize } from './text.js';
+
+/** Agents closest in meaning that `standout` compares with one another. */
+export const STANDOUT_NEIGHBOURS = 10;
+/** Temperature of `standout`: a competitor this much lower in cosine counts e⁻¹ as much. */
+export const STANDOUT_TEMPERATURE = 0.05;
+
+/** The meaning vector of a request's text, with its context's words at CONTEXT_WEIGHT. */
+export function requestMeaning(index: CatalogIndex, text: string, language: Language, context?: unknown): Float32Array | undefined {
+  const table = index.wordVectors;
+  if (table === undefined) return undefined;
+  const seen = new Set<string>();
+  const vector = new TextVector(table).add(tokenize(text), language, 1, seen);
+  if (context !== undefined && context !== null) {
+    const contextTokens = tokenize(contextText(context));
+    vector.add(contextTokens, detectLanguage(contextTokens), CONTEXT_WEIGHT, seen);
+  }
+  return vector.unit();
+}
+
+/** Cosine of a meaning vector with each agent's; 0 for agents outside `eligible`. */
+export function meaningSimilarities(index: CatalogIndex, query: Float32Array | undefined, eligible: readonly number[]): Float64Array {
+  const n = index.agents.length;
+  const kernel = index.meaning;
+  if (query === undefined || kernel === undefined) return new Float64Array(n);
+  const all = new Float64Array(n);
+  kernel.dots(query, all);
+  if (eligible.length === n) return all;
+  const out = new Float64Array(n);
+  for (const a of eligible) out[a] = all[a] as number;
+  return out;
+}
+
+/**
+ * How clearly each of the STANDOUT_NEIGHBOURS agents closest in meaning stands out from the
+ * others among them: 1 / (1 + Σ_b e^((m_b − m_a)/T) · (1 − sim(a, b))), with m the request
+ * cosines and sim(a, b) the cosine of the two agents' own meaning vectors (clamped to 0..1). A
+ * competitor that does something else counts fully; a near-copy of the agent (another vendor of
+ * the same service) hardly counts, so a catalog that offers a service twice does not make either
+ * look less fitting. 0 for agents outside the neighbours.
+ */
+export function standout(index: CatalogIndex, meaning: Float64Array, eligible: readonly number[]): Float64Array {
+  const out = new Float64Array(meaning.length);
+  const top: number[] = [];
+  for (const a of eligible) {
+    const value = meaning[a] ?? 0;
+    if (top.length === STANDOUT_NEIGHBOURS && value <= (meaning[top[top.length - 1] as number] ?? 0)) continue;
+    let i = Math.min(top.length, STANDOUT_NEIGHBOURS - 1);
+    top[i] = a;
+    // Insertion keeps the short list sorted, best first; ties keep catalog order.
+    while (i > 0 && (meaning[top[i - 1] as number] ?? 0) < value) {
+      top[i] = top[i - 1] as number;
+      top[i - 1] = a;
+      i -= 1;
+    }
+  }
+  const m = index.meaning?.matrix ?? new Float32Array(0);
+  const d = index.meaning?.dimensions ?? 0;
+  const similarity = (a: number, b: number): number => {
+    let sim = 0;
+    for (let k = 0; k < d; k += 1) sim += (m[a * d + k] as number) * (m[b * d + k] as number);
+    return Math.min(1, Math.max(0, sim));
+  };
+  const others = new Float64Array(top.length);
+  for (let i = 0; i < top.length; i += 1) {
+    for (let j = i + 1; j < top.length; j += 1) {
+      const a = top[i] as number;
+      const b = top[j] as number;
+      // One cosine per pair: each agent of the pair is the other's competitor.
+      const gap = ((meaning[a] ?? 0) - (meaning[b] ?? 0)) / STANDOUT_TEMPERATURE;
+      const distinct = 1 - similarity(a, b);
+      others[i] = (others[i] as number) + Math.exp(-gap) * distinct;
+      others[j] = (others[j] as number) + Math.exp(gap) * distinct;
+    }
+  }
+  top.forEach((a, i) => {
+    out[a] = 1 / (1 + (others[i] as number));
+  });
+  return out;
+}

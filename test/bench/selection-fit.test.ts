@@ -1,0 +1,38 @@
+import t from 'tap';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { FITTED_CALIBRATION } from '../../src/selection/calibration-fit.js';
+import { SIGNALS } from '../../src/selection/calibration.js';
+import { buildCatalogIndex } from '../../src/selection/index.js';
+import type { LabeledQuery } from '../../src/selection/index.js';
+import { packageRoot } from '../../src/paths.js';
+import { fitCalibration, fitLogistic } from '../../bench/selection-fit.js';
+import { loadDataset } from '../../bench/selection-eval.js';
+
+t.test('logistic regression recovers the weights that generated the labels', async (t) => {
+  // Deterministic pseudo-random samples labelled by a known model.
+  let seed = 7;
+  const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const truth = [2, -1, 3, 0.5, -2, -1];
+  const x: Float64Array[] = [];
+  const y: number[] = [];
+  for (let n = 0; n < 20_000; n += 1) {
+    const row = Float64Array.from(SIGNALS, () => random() * 2 - 1);
+    const z = row.reduce((sum, v, i) => sum + v * (truth[i] ?? 0), truth[SIGNALS.length] ?? 0);
+    x.push(row);
+    y.push(random() < 1 / (1 + Math.exp(-z)) ? 1 : 0);
+  }
+  const beta = fitLogistic({ x, y }, 0);
+  beta.forEach((b, i) => t.ok(Math.abs(b - (truth[i] ?? 0)) < 0.15, `weight ${i}: ${b.toFixed(3)} ≈ ${truth[i]}`));
+});
+
+t.test('the committed calibration is what the fitting script produces from its training files', async (t) => {
+  const header = readFileSync(path.join(packageRoot, 'src', 'selection', 'calibration-fit.ts'), 'utf8');
+  const files = [...header.matchAll(/([\w./-]+\.json) \(sha256/g)].map((m) => path.resolve(packageRoot, m[1] ?? ''));
+  t.ok(files.length > 0, `training files named in calibration-fit.ts: ${files.join(', ')}`);
+  const train = files.flatMap((f) => JSON.parse(readFileSync(f, 'utf8')) as LabeledQuery[]);
+  const { calibration } = fitCalibration(buildCatalogIndex(loadDataset().agents), train);
+  for (const s of SIGNALS) t.ok(Math.abs(calibration.weights[s] - FITTED_CALIBRATION.weights[s]) < 1e-3, `${s} ${calibration.weights[s]}`);
+  t.ok(Math.abs(calibration.bias - FITTED_CALIBRATION.bias) < 1e-3, 'bias');
+  t.equal(calibration.clauseWeight, FITTED_CALIBRATION.clauseWeight);
+});
