@@ -70,9 +70,12 @@ function previewView(preview: SelectionPreview, names: (id: string) => { name: s
   return {
     criteria: preview.criteria,
     selected: preview.selected.map((s) => ({ id: s.agent.id, name: s.agent.name, vertical: s.agent.vertical, confidence: s.confidence })),
-    candidates: preview.candidates.map((c) => ({
+    candidates: preview.candidates.map((c) => {
+      // Only the name and vertical: the stored record also holds the URL, owner and internal units.
+      const agent = names(c.agentId);
+      return {
       id: c.agentId,
-      ...names(c.agentId),
+      ...(agent !== undefined ? { name: agent.name, vertical: agent.vertical } : {}),
       status: c.status,
       selected: c.selected,
       confidence: Math.round(c.confidence * 1e4) / 1e4,
@@ -81,7 +84,8 @@ function previewView(preview: SelectionPreview, names: (id: string) => { name: s
       signals: c.signals,
       matches: c.matches,
       reasons: c.reasons,
-    })),
+      };
+    }),
   };
 }
 

@@ -58,6 +58,10 @@ t.test('a registered agent is selectable at once', async (t) => {
   t.equal(preview.status, 200, preview.text);
   const selected = preview.body.selected as Array<Record<string, unknown>>;
   t.equal(selected[0]?.id, b.id);
+  const candidate = (preview.body.candidates as Array<Record<string, unknown>>)[0] ?? {};
+  t.same(Object.keys(candidate).sort(), [
+    'confidence', 'id', 'matches', 'name', 'reasons', 'relevance', 'reliability', 'selected', 'signals', 'status', 'vertical',
+  ], 'a candidate carries its explanation, not the stored record (URL, owner, internal units)');
 });
 
 t.test('an agent whose /health says unhealthy is refused with 422 naming the health probe', async (t) => {
