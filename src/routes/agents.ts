@@ -74,16 +74,16 @@ function previewView(preview: SelectionPreview, names: (id: string) => { name: s
       // Only the name and vertical: the stored record also holds the URL, owner and internal units.
       const agent = names(c.agentId);
       return {
-      id: c.agentId,
-      ...(agent !== undefined ? { name: agent.name, vertical: agent.vertical } : {}),
-      status: c.status,
-      selected: c.selected,
-      confidence: Math.round(c.confidence * 1e4) / 1e4,
-      relevance: Math.round(c.relevance * 1e4) / 1e4,
-      reliability: Math.round(c.reliability * 1e4) / 1e4,
-      signals: c.signals,
-      matches: c.matches,
-      reasons: c.reasons,
+        id: c.agentId,
+        ...(agent !== undefined ? { name: agent.name, vertical: agent.vertical } : {}),
+        status: c.status,
+        selected: c.selected,
+        confidence: Math.round(c.confidence * 1e4) / 1e4,
+        relevance: Math.round(c.relevance * 1e4) / 1e4,
+        reliability: Math.round(c.reliability * 1e4) / 1e4,
+        signals: c.signals,
+        matches: c.matches,
+        reasons: c.reasons,
       };
     }),
   };
