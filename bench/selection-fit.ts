@@ -1,7 +1,7 @@
 /**
  * Fits selection's calibration (src/selection/calibration.ts) on labeled query sets and writes
  * src/selection/calibration-fit.ts.
- *   npm run fit:selection -- [--train FILE]... [--check FILE]... [--dry-run]
+ *   npm run fit:selection -- [--train FILE]... [--check FILE]... [--dry-run] [--curve]
  * --train defaults to bench/data/selection-holdout.json; --check defaults to the shared set
  * (../shared/data/selection/queries.json), which is then never used for fitting, so its report
  * is an honest estimate for queries the model has not seen.
@@ -196,6 +196,29 @@ ${weights}
   writeFileSync(OUT_FILE, text);
 }
 
+/**
+ * What the model fitted on `train` trades on `check` as the cut-off moves (--curve): top-1
+ * against no-match and precision, to tell a change that improves the curve from one that only
+ * moves the operating point along it.
+ */
+export function tradeOffCurve(
+  index: CatalogIndex,
+  train: readonly LabeledQuery[],
+  check: readonly LabeledQuery[],
+  clauseWeight: number,
+): { cut: number; metrics: Metrics }[] {
+  const beta = fitLogistic(samplesOf(index, train));
+  return CURVE_CUTS.map((cut) => ({ cut, metrics: evaluateWith(index, check, calibrationFrom(beta, cut, clauseWeight)).overall }));
+}
+
+const CURVE_CUTS = Array.from({ length: 10 }, (_, i) => 0.4 + i * 0.05);
+
+function formatCurve(curve: readonly { cut: number; metrics: Metrics }[], name: string): string {
+  const f = (x: number | null): string => (x === null ? '  -  ' : x.toFixed(3));
+  const rows = curve.map(({ cut, metrics: m }) => `${cut.toFixed(2).padStart(5)}  ${f(m.top1)}  ${f(m.noMatch)}     ${f(m.precision)}`);
+  return [`curve on ${name} (cut-off on the fitted relevance)`, '  cut  top-1  no-match  precision', ...rows].join('\n');
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const all = (name: string): string[] => args.flatMap((a, i) => (args[i - 1] === name ? [path.resolve(a)] : []));
@@ -209,6 +232,7 @@ async function main(): Promise<void> {
   console.log(`fitted on ${train.length} queries; cut-off ${cut.toFixed(3)}; clause weight ${calibration.clauseWeight}; weights ${JSON.stringify(calibration.weights)}; bias ${calibration.bias.toFixed(3)}`);
   console.log(formatReport('training queries', evaluateWith(index, train, calibration)));
   for (const f of checkFiles) console.log(`\n${formatReport(`check: ${path.relative(process.cwd(), f)}`, evaluateWith(index, read(f), calibration))}`);
+  if (args.includes('--curve')) for (const f of checkFiles) console.log(`\n${formatCurve(tradeOffCurve(index, train, read(f), calibration.clauseWeight), path.relative(process.cwd(), f))}`);
   if (!args.includes('--dry-run')) {
     writeFit(calibration, cut, trainFiles, train.length, trainMetrics);
     console.log(`\nwrote ${path.relative(process.cwd(), OUT_FILE)}`);

@@ -6,7 +6,7 @@ import { SIGNALS } from '../../src/selection/calibration.js';
 import { buildCatalogIndex } from '../../src/selection/index.js';
 import type { LabeledQuery } from '../../src/selection/index.js';
 import { packageRoot } from '../../src/paths.js';
-import { fitCalibration, fitLogistic } from '../../bench/selection-fit.js';
+import { fitCalibration, fitLogistic, tradeOffCurve } from '../../bench/selection-fit.js';
 import { loadDataset } from '../../bench/selection-eval.js';
 
 t.test('logistic regression recovers the weights that generated the labels', async (t) => {
@@ -35,4 +35,19 @@ t.test('the committed calibration is what the fitting script produces from its t
   for (const s of SIGNALS) t.ok(Math.abs(calibration.weights[s] - FITTED_CALIBRATION.weights[s]) < 1e-3, `${s} ${calibration.weights[s]}`);
   t.ok(Math.abs(calibration.bias - FITTED_CALIBRATION.bias) < 1e-3, 'bias');
   t.equal(calibration.clauseWeight, FITTED_CALIBRATION.clauseWeight);
+});
+
+t.test('the trade-off curve: a higher cut-off never selects more, so no-match never falls and top-1 never rises', async (t) => {
+  const { agents, queries } = loadDataset();
+  const holdout = JSON.parse(readFileSync(path.join(packageRoot, 'bench', 'data', 'selection-holdout.json'), 'utf8')) as LabeledQuery[];
+  const curve = tradeOffCurve(buildCatalogIndex(agents), holdout, queries, FITTED_CALIBRATION.clauseWeight);
+  t.equal(curve.length, 10);
+  for (let i = 1; i < curve.length; i += 1) {
+    const [before, after] = [curve[i - 1]?.metrics, curve[i]?.metrics];
+    t.ok((after?.noMatch ?? 0) >= (before?.noMatch ?? 0), `no-match at cut ${curve[i]?.cut.toFixed(2)}`);
+    t.ok((after?.top1 ?? 0) <= (before?.top1 ?? 0), `top-1 at cut ${curve[i]?.cut.toFixed(2)}`);
+  }
+  // The two ends differ: the curve is a real sweep, not one operating point repeated.
+  t.ok((curve[0]?.metrics.top1 ?? 0) > (curve[curve.length - 1]?.metrics.top1 ?? 0));
+  t.ok((curve[0]?.metrics.noMatch ?? 0) < (curve[curve.length - 1]?.metrics.noMatch ?? 0));
 });
