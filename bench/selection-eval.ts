@@ -17,7 +17,7 @@ import {
   missedTargets,
   selectAgents,
 } from '../src/selection/index.js';
-import type { AgentRuntimeStats, CatalogAgent, EvaluationReport, LabeledQuery, Metrics } from '../src/selection/index.js';
+import type { AgentRuntimeStats, CatalogAgent, EvaluationReport, LabeledQuery, Metrics, SelectionRequest } from '../src/selection/index.js';
 
 export type SelectFn = (query: LabeledQuery) => Promise<readonly string[]>;
 
@@ -37,17 +37,18 @@ export function loadDataset(dataDir = DEFAULT_DATA_DIR, queriesFile = path.join(
 /** Same stats for every agent, as the data README asks, so only the text decides. */
 export const UNIFORM_STATS: AgentRuntimeStats = { healthy: true, circuitOpen: false, successRate: 1 };
 
+/** What the service receives for a labeled query: its query, context and criteria, nothing else. */
+export function requestOf(q: LabeledQuery): SelectionRequest {
+  return { query: q.query, context: q.context, ...(q.selectionCriteria !== undefined ? { selectionCriteria: q.selectionCriteria } : {}) };
+}
+
 /** Selection in this process, straight through the pure engine. */
 export function inProcessSelect(agents: readonly CatalogAgent[]): SelectFn {
   const index = buildCatalogIndex(agents);
   const stats = new Map(agents.map((a) => [a.id, UNIFORM_STATS] as const));
   return (q) =>
     Promise.resolve(
-      selectAgents(index, stats, {
-        query: q.query,
-        context: q.context,
-        ...(q.selectionCriteria !== undefined ? { selectionCriteria: q.selectionCriteria } : {}),
-      }).selected.map((s) => s.agent.id),
+      selectAgents(index, stats, requestOf(q)).selected.map((s) => s.agent.id),
     );
 }
 

@@ -26,7 +26,7 @@ import type { Calibration, Signal } from '../src/selection/calibration.js';
 import { TARGETS, buildCatalogIndex, evaluateSelections, selectAgents } from '../src/selection/index.js';
 import type { CatalogIndex, LabeledQuery, Metrics } from '../src/selection/index.js';
 import { candidateSignals } from '../src/selection/select.js';
-import { DEFAULT_DATA_DIR, UNIFORM_STATS, formatReport, loadDataset } from './selection-eval.js';
+import { DEFAULT_DATA_DIR, UNIFORM_STATS, formatReport, loadDataset, requestOf } from './selection-eval.js';
 
 const L2 = 1;
 const DEFAULT_CUT = 0.7;
@@ -56,10 +56,6 @@ export function samplesOf(index: CatalogIndex, queries: readonly LabeledQuery[])
     });
   }
   return { x, y };
-}
-
-function requestOf(q: LabeledQuery): Parameters<typeof selectAgents>[2] {
-  return { query: q.query, context: q.context, ...(q.selectionCriteria !== undefined ? { selectionCriteria: q.selectionCriteria } : {}) };
 }
 
 /** Solves A·x = b for a small dense symmetric positive-definite A (Gaussian elimination). */
@@ -153,7 +149,10 @@ const CLAUSE_WEIGHTS = [0, 0.8, 0.9, 1];
  * Fits on `train` and picks the clause weight and cut-off with the smallest shortfall; ties go to
  * higher recall. Returns the calibration with the shifted bias.
  */
-export function fitCalibration(index: CatalogIndex, train: readonly LabeledQuery[]): { calibration: Calibration; cut: number; train: Metrics } {
+export function fitCalibration(
+  index: CatalogIndex,
+  train: readonly LabeledQuery[],
+): { calibration: Calibration; cut: number; train: Metrics; beta: number[] } {
   const beta = fitLogistic(samplesOf(index, train));
   let chosen: { calibration: Calibration; cut: number; train: Metrics; score: number } | undefined;
   for (const clauseWeight of CLAUSE_WEIGHTS) {
@@ -167,7 +166,7 @@ export function fitCalibration(index: CatalogIndex, train: readonly LabeledQuery
     }
   }
   if (chosen === undefined) throw new Error('no cut-off evaluated');
-  return chosen;
+  return { ...chosen, beta };
 }
 
 function round(x: number, digits = 4): number {
@@ -197,17 +196,16 @@ ${weights}
 }
 
 /**
- * What the model fitted on `train` trades on `check` as the cut-off moves (--curve): top-1
- * against no-match and precision, to tell a change that improves the curve from one that only
- * moves the operating point along it.
+ * What a fitted model (fitLogistic's `beta`) trades on `check` as the cut-off moves (--curve):
+ * top-1 against no-match and precision, to tell a change that improves the curve from one that
+ * only moves the operating point along it.
  */
 export function tradeOffCurve(
   index: CatalogIndex,
-  train: readonly LabeledQuery[],
+  beta: readonly number[],
   check: readonly LabeledQuery[],
   clauseWeight: number,
 ): { cut: number; metrics: Metrics }[] {
-  const beta = fitLogistic(samplesOf(index, train));
   return CURVE_CUTS.map((cut) => ({ cut, metrics: evaluateWith(index, check, calibrationFrom(beta, cut, clauseWeight)).overall }));
 }
 
@@ -228,11 +226,11 @@ async function main(): Promise<void> {
   const index = buildCatalogIndex(agents);
   const read = (f: string): LabeledQuery[] => JSON.parse(readFileSync(f, 'utf8')) as LabeledQuery[];
   const train = trainFiles.flatMap(read);
-  const { calibration, cut, train: trainMetrics } = fitCalibration(index, train);
+  const { calibration, cut, train: trainMetrics, beta } = fitCalibration(index, train);
   console.log(`fitted on ${train.length} queries; cut-off ${cut.toFixed(3)}; clause weight ${calibration.clauseWeight}; weights ${JSON.stringify(calibration.weights)}; bias ${calibration.bias.toFixed(3)}`);
   console.log(formatReport('training queries', evaluateWith(index, train, calibration)));
   for (const f of checkFiles) console.log(`\n${formatReport(`check: ${path.relative(process.cwd(), f)}`, evaluateWith(index, read(f), calibration))}`);
-  if (args.includes('--curve')) for (const f of checkFiles) console.log(`\n${formatCurve(tradeOffCurve(index, train, read(f), calibration.clauseWeight), path.relative(process.cwd(), f))}`);
+  if (args.includes('--curve')) for (const f of checkFiles) console.log(`\n${formatCurve(tradeOffCurve(index, beta, read(f), calibration.clauseWeight), path.relative(process.cwd(), f))}`);
   if (!args.includes('--dry-run')) {
     writeFit(calibration, cut, trainFiles, train.length, trainMetrics);
     console.log(`\nwrote ${path.relative(process.cwd(), OUT_FILE)}`);

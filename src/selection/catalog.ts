@@ -59,8 +59,8 @@ export interface CatalogIndex {
 /** The catalog words that have a word vector, and a memo of query words' nearest ones. */
 export interface SemanticIndex {
   readonly table: WordVectorTable;
-  /** Unit vector of each catalog word below, row i at i × dimensions. */
-  readonly vectors: Float32Array;
+  /** Unit vector of each catalog word below, word i at row i of the kernel's matrix. */
+  readonly vectors: DotKernel;
   readonly words: readonly string[];
   readonly stems: readonly string[];
   /** Query word → its nearest catalog words (semantic.ts). */
@@ -219,7 +219,7 @@ function semanticIndex(table: WordVectorTable, words: ReadonlyMap<string, string
     kept.push(word);
     stems.push(s);
   }
-  const vectors = new Float32Array(rows.length * table.dimensions);
-  rows.forEach((row, i) => vectors.set(unitRow(table, row), i * table.dimensions));
+  const vectors = createDotKernel(rows.length, table.dimensions);
+  rows.forEach((row, i) => vectors.matrix.set(unitRow(table, row), i * table.dimensions));
   return { table, vectors, words: kept, stems, cache: new Map() };
 }

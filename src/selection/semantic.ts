@@ -39,12 +39,11 @@ export function semanticNeighbours(index: CatalogIndex, folded: string, p: Seman
   const row = table.rows.get(folded);
   let result: Neighbour[] = [];
   if (row !== undefined && (table.rank[row] ?? 0) >= p.minRank) {
-    const d = table.dimensions;
-    const q = unitRow(table, row);
+    const cosines = new Float64Array(words.length);
+    vectors.dots(unitRow(table, row), cosines);
     const best = new Map<string, Neighbour>();
     for (let i = 0; i < words.length; i += 1) {
-      let cosine = 0;
-      for (let k = 0; k < d; k += 1) cosine += (q[k] as number) * (vectors[i * d + k] as number);
+      const cosine = cosines[i] as number;
       if (cosine < p.minCosine) continue;
       const s = stems[i] as string;
       const current = best.get(s);

@@ -6,7 +6,7 @@ import { SIGNALS } from '../../src/selection/calibration.js';
 import { buildCatalogIndex } from '../../src/selection/index.js';
 import type { LabeledQuery } from '../../src/selection/index.js';
 import { packageRoot } from '../../src/paths.js';
-import { fitCalibration, fitLogistic, tradeOffCurve } from '../../bench/selection-fit.js';
+import { fitCalibration, fitLogistic, samplesOf, tradeOffCurve } from '../../bench/selection-fit.js';
 import { loadDataset } from '../../bench/selection-eval.js';
 
 t.test('logistic regression recovers the weights that generated the labels', async (t) => {
@@ -40,7 +40,8 @@ t.test('the committed calibration is what the fitting script produces from its t
 t.test('the trade-off curve: a higher cut-off never selects more, so no-match never falls and top-1 never rises', async (t) => {
   const { agents, queries } = loadDataset();
   const holdout = JSON.parse(readFileSync(path.join(packageRoot, 'bench', 'data', 'selection-holdout.json'), 'utf8')) as LabeledQuery[];
-  const curve = tradeOffCurve(buildCatalogIndex(agents), holdout, queries, FITTED_CALIBRATION.clauseWeight);
+  const index = buildCatalogIndex(agents);
+  const curve = tradeOffCurve(index, fitLogistic(samplesOf(index, holdout)), queries, FITTED_CALIBRATION.clauseWeight);
   t.equal(curve.length, 10);
   for (let i = 1; i < curve.length; i += 1) {
     const [before, after] = [curve[i - 1]?.metrics, curve[i]?.metrics];
