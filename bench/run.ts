@@ -109,18 +109,18 @@ class Progress {
 const compiled = fileURLToPath(import.meta.url).endsWith('.js');
 
 /** argv to run one of our entry points, from dist/ when compiled, through tsx otherwise. */
-function entry(tsPath: string): string[] {
+export function entry(tsPath: string): string[] {
   if (compiled) return [path.join(packageRoot, 'dist', tsPath.replace(/\.ts$/, '.js'))];
   return ['--import', 'tsx', path.join(packageRoot, tsPath)];
 }
 
-interface Started {
+export interface Started {
   readonly child: ChildProcess;
   readonly output: () => string;
   readonly match: RegExpExecArray;
 }
 
-function startUntil(args: string[], env: NodeJS.ProcessEnv, ready: RegExp, timeoutMs = 60_000): Promise<Started> {
+export function startUntil(args: string[], env: NodeJS.ProcessEnv, ready: RegExp, timeoutMs = 60_000): Promise<Started> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env, cwd: packageRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -145,7 +145,7 @@ function startUntil(args: string[], env: NodeJS.ProcessEnv, ready: RegExp, timeo
   });
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
+export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
@@ -155,7 +155,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /** CPU seconds used so far by a process and its descendants (Linux /proc; null elsewhere). */
-function cpuSeconds(pid: number): number | null {
+export function cpuSeconds(pid: number): number | null {
   try {
     const ticksPerSecond = 100; // USER_HZ: 100 on every Linux architecture Node supports
     let total = 0;
@@ -213,7 +213,7 @@ const SETTLE_MAX_MS = 10_000;
 
 // ---------------------------------------------------------------- Baton under test
 
-interface Baton {
+export interface Baton {
   readonly url: string;
   readonly pid: number;
   readonly ctx: HttpContext;
@@ -231,7 +231,7 @@ async function adminPost(url: string, body: unknown): Promise<Record<string, unk
   return json;
 }
 
-async function startBaton(mode: BenchMode): Promise<Baton> {
+export async function startBaton(mode: BenchMode): Promise<Baton> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     BATON_PORT: '0',
