@@ -14,11 +14,6 @@ import type { ComparedSystem } from './system.js';
 
 const CAPABILITY = 'bench-compare';
 
-function toolResultsOf(body: unknown): unknown[] {
-  const context = (body as { input?: { context?: { toolResults?: unknown } } } | undefined)?.input?.context;
-  return Array.isArray(context?.toolResults) ? context.toolResults : [];
-}
-
 /** Terminal states of GET /v1/executions/{id}. */
 const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 
@@ -28,12 +23,13 @@ export async function startBatonSystem(mode: BenchMode): Promise<ComparedSystem>
     {
       record: false,
       info: { id: 'bench-compare-agent', name: 'Bench compare agent', description: 'Answers at once', capabilities: [CAPABILITY], pricing: { model: 'per_execution', basePrice: 0.001 } },
-      output: (request) =>
-        toolResultsOf(request.body).length > 0 || (request.body as Json | undefined)?.input === undefined
-          ? { answer: 'done' }
-          : (request.body as { input: { context?: { tools?: unknown[] } } }).input.context?.tools?.length
-            ? { toolCalls: [{ id: 'call-1', name: 'approve_payment', input: { amount: 1 } }] }
-            : { answer: 'done' },
+      // The HITL workflow offers the agent a tool: ask for it once, answer once it ran.
+      output: (request) => {
+        const context = (request.body as { input?: { context?: { tools?: unknown[]; toolResults?: unknown[] } } } | undefined)?.input?.context;
+        const offered = (context?.tools?.length ?? 0) > 0;
+        const ran = (context?.toolResults?.length ?? 0) > 0;
+        return offered && !ran ? { toolCalls: [{ id: 'call-1', name: 'approve_payment', input: { amount: 1 } }] } : { answer: 'done' };
+      },
     },
   ]);
   baton.ctx.defer(() => fleet.close());
