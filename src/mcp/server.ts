@@ -7,6 +7,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { KeyPrincipal } from '../auth/principal.js';
+import type { Logger } from '../log.js';
 import { VERSION } from '../version.js';
 import { callTool, listTools, type McpToolServices } from './tools.js';
 
@@ -16,7 +17,11 @@ export interface McpHttpAnswer {
   readonly text: string;
 }
 
-function createServer(principal: KeyPrincipal, services: McpToolServices, signal: AbortSignal): Server {
+export interface McpServices extends McpToolServices {
+  readonly logger: Logger;
+}
+
+function createServer(principal: KeyPrincipal, services: McpServices, requestId: string, signal: AbortSignal): Server {
   const server = new Server(
     { name: 'baton', version: VERSION },
     {
@@ -28,7 +33,14 @@ function createServer(principal: KeyPrincipal, services: McpToolServices, signal
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await listTools(principal, services) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const outcome = await callTool(principal, services, request.params.name, request.params.arguments, signal);
+    let outcome;
+    try {
+      outcome = await callTool(principal, services, request.params.name, request.params.arguments, signal);
+    } catch (error) {
+      // The SDK would send the raw message (a store error, say) to the client: log it, send a generic one.
+      services.logger.error({ err: error, requestId, tool: request.params.name }, 'MCP tool call failed');
+      throw new McpError(ErrorCode.InternalError, `Internal error (request ${requestId})`);
+    }
     if (outcome === null) throw new McpError(ErrorCode.InvalidParams, `Unknown tool '${request.params.name}'`);
     return outcome;
   });
@@ -42,12 +54,13 @@ function createServer(principal: KeyPrincipal, services: McpToolServices, signal
  */
 export async function answerMcpPost(
   principal: KeyPrincipal,
-  services: McpToolServices,
+  services: McpServices,
   headers: Readonly<Record<string, string>>,
   body: unknown,
+  requestId: string,
   signal: AbortSignal,
 ): Promise<McpHttpAnswer> {
-  const server = createServer(principal, services, signal);
+  const server = createServer(principal, services, requestId, signal);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {

@@ -112,7 +112,7 @@ async function orchestrate(principal: KeyPrincipal, services: McpToolServices, a
   requirePermission(principal, Permission.ORCHESTRATE);
   const body = orchestrateArgs.parse(args ?? {});
   const created = await services.orchestration.submit(principal, body, null);
-  const id = (created.body as { id: string }).id;
+  const id = (created.body as { executionId: string }).executionId;
   const accountId = principal.account.id;
   const waited = await waitFor(
     async () => (await services.orchestration.status(accountId, id)).body as { status: string },

@@ -6,8 +6,7 @@
  */
 import { asKey } from '../auth/principal.js';
 import { json, route, type Reply } from '../http/route.js';
-import { answerMcpPost } from '../mcp/server.js';
-import type { McpToolServices } from '../mcp/tools.js';
+import { answerMcpPost, type McpServices } from '../mcp/server.js';
 import { Type } from '@sinclair/typebox';
 import { compile } from '../validation.js';
 
@@ -18,7 +17,7 @@ function methodNotAllowed(): Reply {
   return json(405, { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this endpoint is stateless; POST JSON-RPC messages to /mcp' }, id: null }, { Allow: 'POST' });
 }
 
-export function mcpRoutes(services: McpToolServices) {
+export function mcpRoutes(services: McpServices) {
   return [
     route({
       method: 'post',
@@ -27,7 +26,7 @@ export function mcpRoutes(services: McpToolServices) {
       body: anyJson,
       headers: ['accept', 'mcp-protocol-version'],
       handle: async (ctx): Promise<Reply> => {
-        const answer = await answerMcpPost(asKey(ctx.principal), services, ctx.headers, ctx.body, ctx.signal);
+        const answer = await answerMcpPost(asKey(ctx.principal), services, ctx.headers, ctx.body, ctx.requestId, ctx.signal);
         if (answer.text === '') return { kind: 'empty', status: answer.status };
         if (answer.contentType?.includes('application/json') === true) return json(answer.status, JSON.parse(answer.text) as unknown);
         // The transport only answers JSON in this mode; anything else is passed on as an error body.
