@@ -10,10 +10,18 @@ import { runPrimary } from '../primary.js';
 import { VERSION } from '../version.js';
 import { runWorker } from '../worker.js';
 import { createAccountCommand, createKeyCommand, migrateCommand } from './admin-commands.js';
+import { agentCheckCommand } from './agent-check.js';
 
 function integerOption(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
+  return n;
+}
+
+/** An agent budget in milliseconds, within what Baton itself sends (1 ms … 300 s). */
+function budgetOption(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 300_000) throw new InvalidArgumentError('expected milliseconds from 1 to 300000');
   return n;
 }
 
@@ -72,6 +80,21 @@ program
   .option('--ip-whitelist <list>', 'comma-separated addresses or CIDR ranges (ENTERPRISE)')
   .action(async (options: { account: string; name: string; permissions: string; expiresAt?: string; ipWhitelist?: string }) => {
     await createKeyCommand(loadConfig(), options);
+  });
+
+program
+  .command('agent')
+  .description('work with agents')
+  .command('check')
+  .description("check an agent against Baton's protocol as Baton calls it; exits 1 if a check fails")
+  .argument('<url>', "the agent's base URL, as it would be registered")
+  .option('--allow-private', 'allow http and loopback/private addresses (local development)')
+  .option('--timeout <ms>', 'budget sent as metadata.timeout on ordinary calls (default 30000)', budgetOption)
+  .option('--deadline <ms>', 'short budget the agent must answer within (default 1000)', budgetOption)
+  .option('--prompt <text>', 'prompt of the test calls')
+  .option('--json', 'print the report as JSON')
+  .action(async (url: string, options: { allowPrivate?: boolean; timeout?: number; deadline?: number; prompt?: string; json?: boolean }) => {
+    await agentCheckCommand(url, options);
   });
 
 program

@@ -7,8 +7,9 @@ import { apiKeyRoutes } from './api-keys.js';
 import { authTestRoutes } from './auth-test.js';
 import { executionRoutes } from './executions.js';
 import { healthRoutes } from './health.js';
+import { mcpRoutes } from './mcp.js';
 import { workflowRoutes } from './workflows.js';
 
 export function allRoutes(services: Services): Route[] {
-  return [...healthRoutes(services), ...authTestRoutes(), ...accountRoutes(services), ...apiKeyRoutes(services), ...agentRoutes(services), ...executionRoutes(services.orchestration, services.stores.webhooks), ...workflowRoutes(services.workflows)];
+  return [...healthRoutes(services), ...authTestRoutes(), ...accountRoutes(services), ...apiKeyRoutes(services), ...agentRoutes(services), ...executionRoutes(services.orchestration, services.stores.webhooks), ...workflowRoutes(services.workflows), ...mcpRoutes(services)];
 }
