@@ -36,7 +36,8 @@ const PAGE_HEADERS = {
 };
 
 /** The page: configuration in a JSON data block (not executed), the renderer from /docs/scalar.js. */
-const SCALAR_CONFIG = { withDefaultFonts: false, hideClientButton: true, showDeveloperTools: 'never', telemetry: false };
+// Scalar's hosted extras (AI agent, MCP generator) are off: the page talks to this server only.
+const SCALAR_CONFIG = { withDefaultFonts: false, hideClientButton: true, showDeveloperTools: 'never', telemetry: false, agent: { disabled: true }, mcp: { disabled: true } };
 const PAGE = `<!doctype html>
 <html lang="en">
 <head>
