@@ -38,6 +38,39 @@ export const ErrorCode = {
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
+/** The HTTP status each code is sent with (the OpenAPI document lists codes under it). */
+export const ErrorStatus: Readonly<Record<ErrorCode, number>> = {
+  INVALID_REQUEST: 400,
+  URL_NOT_ALLOWED: 400,
+  UNAUTHORIZED: 401,
+  KEY_EXPIRED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  ACCOUNT_NOT_FOUND: 404,
+  KEY_NOT_FOUND: 404,
+  AGENT_NOT_FOUND: 404,
+  NO_AGENTS_AVAILABLE: 404,
+  EXECUTION_NOT_FOUND: 404,
+  WORKFLOW_NOT_FOUND: 404,
+  APPROVAL_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
+  AGENT_ALREADY_EXISTS: 409,
+  EXECUTION_NOT_CANCELLABLE: 409,
+  IDEMPOTENCY_IN_PROGRESS: 409,
+  WORKFLOW_ALREADY_EXISTS: 409,
+  APPROVAL_ALREADY_DECIDED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  AGENT_UNREACHABLE: 422,
+  BUDGET_EXCEEDED: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMIT_EXCEEDED: 429,
+  QUEUE_FULL: 429,
+  INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+};
+
 export type ErrorExtra = Readonly<Record<string, unknown>>;
 
 /** An error meant for the client. `headers` are added to the response (e.g. Retry-After). */

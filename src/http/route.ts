@@ -3,8 +3,10 @@
  * (one declaration: public, any key, a permission, or the operator token), an optional body
  * validator, and a handler that returns a reply. The pipeline does everything else.
  */
+import type { TSchema } from '@sinclair/typebox';
 import type { Permission } from '../auth/permissions.js';
 import type { Principal } from '../auth/principal.js';
+import type { ErrorCode } from '../errors.js';
 import type { Validator } from '../validation.js';
 import type { SseSink } from './sse-sink.js';
 
@@ -53,7 +55,38 @@ export interface StreamReply {
   start(sink: SseSink): void;
 }
 
-export type Reply = JsonReply | EmptyReply | StreamReply;
+/** Bytes with their own content type (the API reference page and its script). */
+export interface RawReply {
+  readonly kind: 'raw';
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string | Uint8Array;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export type Reply = JsonReply | EmptyReply | StreamReply | RawReply;
+
+/**
+ * What the OpenAPI document says about a route beyond what the declaration already shows (method,
+ * path, access, body schema, headers): see src/openapi/. Errors the pipeline raises for every
+ * route of its kind (auth, body, rate limit, 5xx) are added there; list only the route's own.
+ */
+export interface RouteDoc {
+  readonly summary: string;
+  readonly description?: string;
+  /** Groups operations in the API reference; defaults to the path's resource. */
+  readonly tag?: string;
+  /** Query parameters, as a TypeBox object of optional string-valued fields. */
+  readonly query?: TSchema;
+  /** Success responses by status: a JSON body schema, or null for an empty body. */
+  readonly responses: Readonly<Record<number, TSchema | null>>;
+  /** `text/event-stream` responses: each event name with the schema of its `data`. */
+  readonly events?: Readonly<Record<string, TSchema>>;
+  /** Codes from src/errors.ts the handler itself can answer with. */
+  readonly errors?: readonly ErrorCode[];
+  /** Set on routes outside the JSON API (e.g. the API reference page): left out of the document. */
+  readonly hidden?: boolean;
+}
 
 export interface Route<Body = unknown> {
   readonly method: HttpMethod;
@@ -63,6 +96,8 @@ export interface Route<Body = unknown> {
   readonly body?: Validator<Body>;
   /** Extra request headers the handler reads (lower case). */
   readonly headers?: readonly string[];
+  /** The route's entry in GET /openapi.json. */
+  readonly doc?: RouteDoc;
   handle(ctx: RequestContext<Body>): Promise<Reply> | Reply;
 }
 

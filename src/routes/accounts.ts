@@ -4,6 +4,7 @@ import { json, route } from '../http/route.js';
 import { CreateAccountBody } from '../schemas/accounts.js';
 import type { Services } from '../services.js';
 import { compile } from '../validation.js';
+import { Account } from '../schemas/responses/service.js';
 
 const createAccountBody = compile(CreateAccountBody);
 
@@ -14,6 +15,7 @@ export function accountRoutes(services: Services) {
       path: '/v1/accounts',
       access: { kind: 'operator' },
       body: createAccountBody,
+      doc: { summary: 'Create an account', responses: { 201: Account } },
       handle: async ({ body }) => json(201, accountView(await createAccount(services.stores.accounts, body))),
     }),
   ];

@@ -18,6 +18,9 @@ import type { SelectionPreview } from '../selection/index.js';
 import type { Services } from '../services.js';
 import { InvalidAgentCursor, type AgentPatch, type AgentRecord } from '../stores/ports.js';
 import { compile } from '../validation.js';
+import { Type } from '@sinclair/typebox';
+import { Agent, AgentDetail, AgentList, SelectionPreview as SelectionPreviewView } from '../schemas/responses/agents.js';
+import { Deleted } from '../schemas/responses/common.js';
 
 const registerBody = compile(RegisterAgentBody);
 const updateBody = compile(UpdateAgentBody);
@@ -28,6 +31,13 @@ export const DEFAULT_AGENT_TIMEOUT_MS = 30_000;
 const RESERVED_IDS: ReadonlySet<string> = new Set(['selection-preview']);
 export const LIST_DEFAULT_LIMIT = 50;
 export const LIST_MAX_LIMIT = 200;
+
+const ListAgentsQuery = Type.Object({
+  vertical: Type.Optional(Type.String({ maxLength: 64, description: 'Only agents of this vertical' })),
+  capability: Type.Optional(Type.String({ maxLength: 128, description: 'Only agents with this capability' })),
+  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor of the previous page' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_MAX_LIMIT, default: LIST_DEFAULT_LIMIT })),
+});
 
 const read = { kind: 'permission', permission: Permission.AGENTS_READ, operator: true } as const;
 const write = { kind: 'permission', permission: Permission.AGENTS_WRITE, operator: true } as const;
@@ -128,6 +138,11 @@ export function agentRoutes(services: Services) {
       path: '/v1/agents',
       access: write,
       body: registerBody,
+      doc: {
+        summary: 'Register an agent (probed at /health and /info first)',
+        responses: { 201: Agent },
+        errors: ['AGENT_ALREADY_EXISTS', 'AGENT_UNREACHABLE', 'URL_NOT_ALLOWED'],
+      },
       handle: async ({ body, principal, signal }) => {
         const scope = scopeOf(principal);
         if (RESERVED_IDS.has(body.id)) throw invalidRequest('id', `'${body.id}' is reserved; choose another id`);
@@ -156,6 +171,7 @@ export function agentRoutes(services: Services) {
       method: 'get',
       path: '/v1/agents',
       access: read,
+      doc: { summary: 'List visible agents, a page at a time', query: ListAgentsQuery, responses: { 200: AgentList } },
       handle: async ({ principal, query }) => {
         const scope = scopeOf(principal);
         const vertical = queryText(query, 'vertical', 64);
@@ -180,6 +196,7 @@ export function agentRoutes(services: Services) {
       path: '/v1/agents/selection-preview',
       access: read,
       body: previewBody,
+      doc: { summary: 'Which agents a request would select, and why each other agent was not', responses: { 200: SelectionPreviewView } },
       handle: ({ body, principal }) => {
         checkContextDepth(body.context);
         const scope = scopeOf(principal);
@@ -195,6 +212,7 @@ export function agentRoutes(services: Services) {
       method: 'get',
       path: '/v1/agents/:id',
       access: read,
+      doc: { summary: 'One agent, with its health and circuit state', responses: { 200: AgentDetail }, errors: ['AGENT_NOT_FOUND'] },
       handle: async ({ principal, params }) => {
         const scope = scopeOf(principal);
         const id = params.id!;
@@ -209,6 +227,7 @@ export function agentRoutes(services: Services) {
       path: '/v1/agents/:id',
       access: write,
       body: updateBody,
+      doc: { summary: 'Change an agent (a new url is probed first)', responses: { 200: Agent }, errors: ['AGENT_NOT_FOUND', 'AGENT_UNREACHABLE', 'URL_NOT_ALLOWED'] },
       handle: async ({ principal, params, body, signal }) => {
         const scope = scopeOf(principal);
         const current = await owned(principal, params.id!);
@@ -232,6 +251,7 @@ export function agentRoutes(services: Services) {
       method: 'del',
       path: '/v1/agents/:id',
       access: write,
+      doc: { summary: 'Remove an agent', responses: { 200: Deleted }, errors: ['AGENT_NOT_FOUND'] },
       handle: async ({ principal, params }) => {
         const scope = scopeOf(principal);
         const current = await owned(principal, params.id!);

@@ -12,6 +12,8 @@ import { CreateApiKeyBody, UpdateApiKeyBody } from '../schemas/api-keys.js';
 import type { Services } from '../services.js';
 import type { Account } from '../stores/ports.js';
 import { compile } from '../validation.js';
+import { ApiKey, ApiKeyActivity, ApiKeyList, IssuedApiKey } from '../schemas/responses/api-keys.js';
+import { Deleted } from '../schemas/responses/common.js';
 
 const createBody = compile(CreateApiKeyBody);
 const updateBody = compile(UpdateApiKeyBody);
@@ -27,6 +29,7 @@ export function apiKeyRoutes(services: Services) {
       path: '/v1/api-keys',
       access: { ...manage, operator: true },
       body: createBody,
+      doc: { summary: 'Create an API key (its value is shown only in this response)', responses: { 201: IssuedApiKey }, errors: ['ACCOUNT_NOT_FOUND'] },
       handle: async ({ body, principal }) => {
         let account: Account;
         let issuerPermissions: readonly string[] | null;
@@ -54,6 +57,7 @@ export function apiKeyRoutes(services: Services) {
       method: 'get',
       path: '/v1/api-keys',
       access: manage,
+      doc: { summary: "List the account's keys", responses: { 200: ApiKeyList } },
       handle: async (ctx) => {
         const keys = await apiKeys.listByAccount(asKey(ctx.principal).account.id);
         return json(200, { keys: keys.map(keyView) });
@@ -64,6 +68,7 @@ export function apiKeyRoutes(services: Services) {
       path: '/v1/api-keys/:id',
       access: manage,
       body: updateBody,
+      doc: { summary: 'Deactivate or reactivate a key', responses: { 200: ApiKey }, errors: ['KEY_NOT_FOUND'] },
       handle: async (ctx) => {
         const accountId = asKey(ctx.principal).account.id;
         const updated = await apiKeys.setActive(accountId, ctx.params.id!, ctx.body.isActive);
@@ -77,6 +82,7 @@ export function apiKeyRoutes(services: Services) {
       method: 'del',
       path: '/v1/api-keys/:id',
       access: manage,
+      doc: { summary: 'Delete a key (permanent, immediate)', responses: { 200: Deleted }, errors: ['KEY_NOT_FOUND'] },
       handle: async (ctx) => {
         const accountId = asKey(ctx.principal).account.id;
         const removed = await apiKeys.delete(accountId, ctx.params.id!);
@@ -89,6 +95,7 @@ export function apiKeyRoutes(services: Services) {
       method: 'get',
       path: '/v1/api-keys/:id/activity',
       access: manage,
+      doc: { summary: "A key's usage counts and recent requests", responses: { 200: ApiKeyActivity }, errors: ['KEY_NOT_FOUND'] },
       handle: async (ctx) => {
         const key = await apiKeys.get(asKey(ctx.principal).account.id, ctx.params.id!);
         if (key === null) throw keyNotFound(ctx.params.id!);

@@ -1,6 +1,7 @@
 /** GET /v1/auth/test: who am I (spec §4.7). Any valid key; no particular permission. */
 import { asKey } from '../auth/principal.js';
 import { json, route } from '../http/route.js';
+import { AuthTest } from '../schemas/responses/service.js';
 
 export function authTestRoutes() {
   return [
@@ -8,6 +9,7 @@ export function authTestRoutes() {
       method: 'get',
       path: '/v1/auth/test',
       access: { kind: 'key' },
+      doc: { summary: 'Which key and account a request authenticates as', tag: 'auth', responses: { 200: AuthTest } },
       handle: (ctx) => {
         const principal = asKey(ctx.principal);
         return json(200, {

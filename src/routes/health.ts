@@ -4,6 +4,7 @@
  */
 import { json, route } from '../http/route.js';
 import type { Services } from '../services.js';
+import { Health } from '../schemas/responses/service.js';
 
 export function healthRoutes(services: Services) {
   const workerHeader = { 'X-Baton-Worker': process.env.BATON_WORKER_INDEX ?? '0' };
@@ -12,6 +13,7 @@ export function healthRoutes(services: Services) {
       method: 'get',
       path: '/health',
       access: { kind: 'public' },
+      doc: { summary: 'Liveness', responses: { 200: Health } },
       handle: () =>
         json(200, { status: 'healthy', version: services.version, timestamp: Math.floor(Date.now() / 1000) }, workerHeader),
     }),

@@ -3,6 +3,7 @@ import type { Route } from '../http/route.js';
 import type { Services } from '../services.js';
 import { accountRoutes } from './accounts.js';
 import { agentRoutes } from './agents.js';
+import { apiReferenceRoutes } from './api-reference.js';
 import { apiKeyRoutes } from './api-keys.js';
 import { authTestRoutes } from './auth-test.js';
 import { executionRoutes } from './executions.js';
@@ -11,5 +12,8 @@ import { mcpRoutes } from './mcp.js';
 import { workflowRoutes } from './workflows.js';
 
 export function allRoutes(services: Services): Route[] {
-  return [...healthRoutes(services), ...authTestRoutes(), ...accountRoutes(services), ...apiKeyRoutes(services), ...agentRoutes(services), ...executionRoutes(services.orchestration, services.stores.webhooks), ...workflowRoutes(services.workflows), ...mcpRoutes(services)];
+  const routes: Route[] = [...healthRoutes(services), ...authTestRoutes(), ...accountRoutes(services), ...apiKeyRoutes(services), ...agentRoutes(services), ...executionRoutes(services.orchestration, services.stores.webhooks), ...workflowRoutes(services.workflows), ...mcpRoutes(services)];
+  // Last, so the document describes every route above (and itself).
+  routes.push(...apiReferenceRoutes(() => routes, services.version));
+  return routes;
 }

@@ -25,6 +25,7 @@ export function mcpRoutes(services: McpServices) {
       access: { kind: 'key' },
       body: anyJson,
       headers: ['accept', 'mcp-protocol-version'],
+      doc: { summary: 'MCP (Streamable HTTP, stateless JSON-RPC): orchestrate, workflows and execution status as tools', tag: 'mcp', responses: { 200: Type.Unknown({ title: 'McpResponse' }), 202: null } },
       handle: async (ctx): Promise<Reply> => {
         const answer = await answerMcpPost(asKey(ctx.principal), services, ctx.headers, ctx.body, ctx.requestId, ctx.signal);
         if (answer.text === '') return { kind: 'empty', status: answer.status };
@@ -33,7 +34,7 @@ export function mcpRoutes(services: McpServices) {
         return json(answer.status, { jsonrpc: '2.0', error: { code: -32603, message: answer.text }, id: null });
       },
     }),
-    route({ method: 'get', path: '/mcp', access: { kind: 'key' }, handle: methodNotAllowed }),
-    route({ method: 'del', path: '/mcp', access: { kind: 'key' }, handle: methodNotAllowed }),
+    route({ method: 'get', path: '/mcp', access: { kind: 'key' }, doc: { summary: 'not supported (405)', responses: {}, hidden: true }, handle: methodNotAllowed }),
+    route({ method: 'del', path: '/mcp', access: { kind: 'key' }, doc: { summary: 'not supported (405)', responses: {}, hidden: true }, handle: methodNotAllowed }),
   ];
 }

@@ -12,6 +12,8 @@ import type { ApprovalStatus } from '../stores/ports.js';
 import { compile, type Validator } from '../validation.js';
 import { workflowBody } from '../workflows/definition.js';
 import type { WorkflowsService } from '../workflows/service.js';
+import { Type } from '@sinclair/typebox';
+import { Approval, ApprovalList, Workflow, WorkflowList, WorkflowRun, WorkflowRunStarted, WorkflowStreamEvents } from '../schemas/responses/workflows.js';
 
 const replaceBody = compile(WorkflowReplaceBody);
 const runBody = compile(RunWorkflowBody);
@@ -37,6 +39,7 @@ export function workflowRoutes(workflows: WorkflowsService) {
       path: '/v1/workflows',
       access: write,
       body: workflowBody,
+      doc: { summary: 'Create a workflow definition', responses: { 201: Workflow }, errors: ['WORKFLOW_ALREADY_EXISTS', 'URL_NOT_ALLOWED'] },
       handle: async (ctx) => {
         const result = await workflows.create(ownerOf(ctx.principal), ctx.body);
         return json(result.status, result.body);
@@ -46,6 +49,7 @@ export function workflowRoutes(workflows: WorkflowsService) {
       method: 'get',
       path: '/v1/workflows',
       access: read,
+      doc: { summary: 'List visible workflow definitions', responses: { 200: WorkflowList } },
       handle: async (ctx) => {
         const result = await workflows.list(ownerOf(ctx.principal));
         return json(result.status, result.body);
@@ -55,6 +59,7 @@ export function workflowRoutes(workflows: WorkflowsService) {
       method: 'get',
       path: '/v1/workflows/:slug',
       access: read,
+      doc: { summary: 'One workflow definition', responses: { 200: Workflow }, errors: ['WORKFLOW_NOT_FOUND'] },
       handle: async (ctx) => {
         const result = await workflows.get(ownerOf(ctx.principal), ctx.params.slug!);
         return json(result.status, result.body);
@@ -65,6 +70,7 @@ export function workflowRoutes(workflows: WorkflowsService) {
       path: '/v1/workflows/:slug',
       access: write,
       body: replaceBody,
+      doc: { summary: 'Replace a workflow definition', responses: { 200: Workflow }, errors: ['WORKFLOW_NOT_FOUND', 'URL_NOT_ALLOWED'] },
       handle: async (ctx) => {
         const result = await workflows.replace(ownerOf(ctx.principal), ctx.params.slug!, ctx.body);
         return json(result.status, result.body);
@@ -74,6 +80,7 @@ export function workflowRoutes(workflows: WorkflowsService) {
       method: 'del',
       path: '/v1/workflows/:slug',
       access: write,
+      doc: { summary: 'Delete a workflow definition', responses: { 204: null }, errors: ['WORKFLOW_NOT_FOUND'] },
       handle: async (ctx) => {
         await workflows.remove(ownerOf(ctx.principal), ctx.params.slug!);
         return { kind: 'empty', status: 204 };
@@ -84,6 +91,7 @@ export function workflowRoutes(workflows: WorkflowsService) {
       path: '/v1/workflows/:slug/run',
       access: { kind: 'permission', permission: Permission.WORKFLOWS_RUN },
       body: runBody,
+      doc: { summary: 'Start a run; follow it on stream_url', responses: { 200: WorkflowRunStarted }, errors: ['WORKFLOW_NOT_FOUND', 'QUEUE_FULL'] },
       handle: async (ctx) => {
         const result = await workflows.run(asKey(ctx.principal).account.id, ctx.params.slug!, ctx.body);
         return json(result.status, result.body);
@@ -93,6 +101,7 @@ export function workflowRoutes(workflows: WorkflowsService) {
       method: 'get',
       path: '/v1/workflows/execute/:id',
       access: { kind: 'permission', permission: Permission.WORKFLOWS_READ },
+      doc: { summary: "A run's status and final answer", responses: { 200: WorkflowRun }, errors: ['EXECUTION_NOT_FOUND'] },
       handle: async (ctx) => {
         const result = await workflows.status(asKey(ctx.principal).account.id, ctx.params.id!);
         return json(result.status, result.body);
@@ -102,6 +111,7 @@ export function workflowRoutes(workflows: WorkflowsService) {
       method: 'post',
       path: '/v1/workflows/execute/:id/cancel',
       access: { kind: 'permission', permission: Permission.WORKFLOWS_RUN },
+      doc: { summary: 'Cancel a run', responses: { 200: WorkflowRun }, errors: ['EXECUTION_NOT_FOUND', 'EXECUTION_NOT_CANCELLABLE'] },
       handle: async (ctx) => {
         const result = await workflows.cancel(asKey(ctx.principal).account.id, ctx.params.id!);
         return json(result.status, result.body);
@@ -112,6 +122,13 @@ export function workflowRoutes(workflows: WorkflowsService) {
       path: '/api/v1/workflows/execute/:id/stream',
       access: { kind: 'permission', permission: Permission.WORKFLOWS_READ },
       headers: ['last-event-id'],
+      doc: {
+        summary: "A run's events as Server-Sent Events, from the start or after Last-Event-ID",
+        query: Type.Object({ lastEventId: Type.Optional(Type.String({ description: 'Same as Last-Event-ID, for clients that cannot set headers' })) }),
+        responses: {},
+        events: WorkflowStreamEvents,
+        errors: ['EXECUTION_NOT_FOUND'],
+      },
       handle: async (ctx): Promise<StreamReply> => {
         // Last-Event-ID as browsers send it on reconnect; `?lastEventId=` for clients that cannot set headers.
         const lastEventId = ctx.headers['last-event-id'] || (ctx.query.get('lastEventId') ?? '');
@@ -125,6 +142,11 @@ export function workflowRoutes(workflows: WorkflowsService) {
         path: `/v1/workflows/execute/:id/${verb}/:approvalId`,
         access: { kind: 'permission', permission: Permission.WORKFLOWS_APPROVE },
         body: decisionBody,
+        doc: {
+          summary: verb === 'approve' ? 'Approve a paused tool call; the run goes on' : 'Reject a paused tool call; the agent is told',
+          responses: { 200: Approval },
+          errors: ['EXECUTION_NOT_FOUND', 'APPROVAL_NOT_FOUND', 'APPROVAL_ALREADY_DECIDED'],
+        },
         handle: async (ctx) => {
           const decision = verb === 'approve' ? 'approved' : 'rejected';
           const result = await workflows.decide(asKey(ctx.principal).account.id, ctx.params.id!, ctx.params.approvalId!, decision, ctx.body.reason ?? null);
@@ -136,6 +158,12 @@ export function workflowRoutes(workflows: WorkflowsService) {
       method: 'get',
       path: '/v1/approvals',
       access: { kind: 'permission', permission: Permission.WORKFLOWS_READ },
+      doc: {
+        summary: "The account's approvals, pending ones by default",
+        tag: 'workflows',
+        query: Type.Object({ status: Type.Optional(Type.Union(APPROVAL_STATUSES.map((s) => Type.Literal(s)), { default: 'pending' })) }),
+        responses: { 200: ApprovalList },
+      },
       handle: async (ctx) => {
         const raw = ctx.query.get('status') ?? 'pending';
         const status = APPROVAL_STATUSES.find((s) => s === raw);

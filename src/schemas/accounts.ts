@@ -15,7 +15,7 @@ export const CreateAccountBody = Type.Object(
   {
     name: Name,
     tier: Tier,
-    limits: Type.Optional(Type.Partial(AccountLimitsBody, { additionalProperties: false })),
+    limits: Type.Optional(Type.Partial(AccountLimitsBody, { title: 'CreateAccountBody', additionalProperties: false })),
     feePercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
   },
   { additionalProperties: false },

@@ -38,7 +38,7 @@ export const RegisterAgentBody = Type.Object(
     pricing: AgentFields.pricing,
     timeoutMs: Type.Optional(AgentFields.timeoutMs),
   },
-  { additionalProperties: false },
+  { title: 'RegisterAgentBody', additionalProperties: false },
 );
 export type RegisterAgentBody = Static<typeof RegisterAgentBody>;
 
@@ -52,6 +52,6 @@ export const UpdateAgentBody = Type.Object(
     pricing: Type.Optional(AgentFields.pricing),
     timeoutMs: Type.Optional(AgentFields.timeoutMs),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { title: 'UpdateAgentBody', additionalProperties: false, minProperties: 1 },
 );
 export type UpdateAgentBody = Static<typeof UpdateAgentBody>;

@@ -10,9 +10,9 @@ export const CreateApiKeyBody = Type.Object(
     /** Operator token only: the account the key belongs to. */
     accountId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   },
-  { additionalProperties: false },
+  { title: 'CreateApiKeyBody', additionalProperties: false },
 );
 export type CreateApiKeyBody = Static<typeof CreateApiKeyBody>;
 
-export const UpdateApiKeyBody = Type.Object({ isActive: Type.Boolean() }, { additionalProperties: false });
+export const UpdateApiKeyBody = Type.Object({ isActive: Type.Boolean() }, { title: 'UpdateApiKeyBody', additionalProperties: false });
 export type UpdateApiKeyBody = Static<typeof UpdateApiKeyBody>;

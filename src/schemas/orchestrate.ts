@@ -42,6 +42,6 @@ export const OrchestrateBody = Type.Object(
     /** Budget cap in USD, platform fee included. */
     maxCost: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000_000 })),
   },
-  { additionalProperties: false },
+  { title: 'OrchestrateBody', additionalProperties: false },
 );
 export type OrchestrateBody = Static<typeof OrchestrateBody>;

@@ -30,7 +30,7 @@ export const SelectionPreviewBody = Type.Object(
     context: Type.Optional(Context),
     selectionCriteria: Type.Optional(SelectionCriteriaSchema),
   },
-  { additionalProperties: false },
+  { title: 'SelectionPreviewBody', additionalProperties: false },
 );
 export type SelectionPreviewBody = Static<typeof SelectionPreviewBody>;
 

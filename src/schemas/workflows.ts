@@ -43,11 +43,11 @@ const DefinitionFields = {
   maxSteps: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
 };
 
-export const WorkflowBody = Type.Object({ slug: WorkflowSlug, ...DefinitionFields }, { additionalProperties: false });
+export const WorkflowBody = Type.Object({ slug: WorkflowSlug, ...DefinitionFields }, { title: 'WorkflowBody', additionalProperties: false });
 export type WorkflowBody = Static<typeof WorkflowBody>;
 
 /** PUT: the slug is in the path; a slug in the body must match it. */
-export const WorkflowReplaceBody = Type.Object({ slug: Type.Optional(WorkflowSlug), ...DefinitionFields }, { additionalProperties: false });
+export const WorkflowReplaceBody = Type.Object({ slug: Type.Optional(WorkflowSlug), ...DefinitionFields }, { title: 'WorkflowReplaceBody', additionalProperties: false });
 export type WorkflowReplaceBody = Static<typeof WorkflowReplaceBody>;
 
 export const RunWorkflowBody = Type.Object(
@@ -56,11 +56,11 @@ export const RunWorkflowBody = Type.Object(
     /** Free-form; `conversation_id` (string) is echoed in the response. */
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   },
-  { additionalProperties: false },
+  { title: 'RunWorkflowBody', additionalProperties: false },
 );
 export type RunWorkflowBody = Static<typeof RunWorkflowBody>;
 
-export const DecisionBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 2000 })) }, { additionalProperties: false });
+export const DecisionBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 2000 })) }, { title: 'DecisionBody', additionalProperties: false });
 export type DecisionBody = Static<typeof DecisionBody>;
 
 // The stored shape and the schema must not drift apart.
