@@ -1,7 +1,9 @@
 /**
  * ExecutionStore on SQL. New executions are group-committed (one multi-row insert per batch), so
  * "202 only once durably recorded" stays cheap under load. Status changes are conditional
- * updates, so a cancel and a completion racing each other cannot both win.
+ * updates, so a cancel and a completion racing each other cannot both win. Every batched UPDATE
+ * first locks its rows in id order, so concurrent batches (progress against transitions, or two
+ * workers) wait for each other instead of deadlocking.
  */
 import type { ExecutionPatch, ExecutionRecord, ExecutionStatusName, ExecutionStore } from '../ports.js';
 import type { Sql } from './connect.js';
@@ -16,6 +18,27 @@ interface TransitionItem {
 
 interface ExecutionRow {
   readonly record: ExecutionRecord;
+}
+
+/** Deadlock victim (40P01) or serialization failure (40001): the statement did nothing; run it again. */
+const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
+const MAX_DEADLOCK_RETRIES = 5;
+
+/**
+ * Runs a batched statement again when Postgres picked it as a deadlock victim. Batches take their
+ * row locks in id order (the `locked` CTEs below), so two batches cannot deadlock each other;
+ * this covers anything else that locks execution rows.
+ */
+async function retryDeadlock<T>(statement: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await statement();
+    } catch (error) {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (attempt > MAX_DEADLOCK_RETRIES || typeof code !== 'string' || !RETRYABLE_SQLSTATES.has(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt + Math.random() * 20));
+    }
+  }
 }
 
 export function sqlExecutionStore(sql: Sql): ExecutionStore {
@@ -35,10 +58,15 @@ export function sqlExecutionStore(sql: Sql): ExecutionStore {
   const progress = new GroupCommit<{ id: string; doc: string }>(async (updates) => {
     // Later updates of the same execution supersede earlier ones in the batch.
     const latest = new Map(updates.map((u) => [u.id, u.doc]));
-    await sql`
-      update executions e set record = e.record || jsonb_build_object('progress', u.progress), updated_at = now()
-      from unnest(${[...latest.keys()]}::text[], ${[...latest.values()]}::text[]::jsonb[]) as u(id, progress)
-      where e.id = u.id and e.status = 'RUNNING'`;
+    await retryDeadlock(
+      () => sql`
+        with locked as materialized (
+          select id from executions where id = any(${[...latest.keys()]}::text[]) and status = 'RUNNING' order by id for update
+        )
+        update executions e set record = e.record || jsonb_build_object('progress', u.progress), updated_at = now()
+        from unnest(${[...latest.keys()]}::text[], ${[...latest.values()]}::text[]::jsonb[]) as u(id, progress), locked l
+        where l.id = u.id and e.id = u.id and e.status = 'RUNNING'`,
+    );
   });
 
   // Conditional updates batched like inserts: each row only moves if its status is one of its
@@ -52,14 +80,20 @@ export function sqlExecutionStore(sql: Sql): ExecutionStore {
       const seen = new Set<string>();
       const now = round.filter(({ item }) => (seen.has(item.id) ? false : (seen.add(item.id), true)));
       round = round.filter((entry) => !now.includes(entry));
-      const rows = await sql<Array<{ id: string; record: ExecutionRecord }>>`
-        update executions e set status = u.status, record = e.record || u.doc, updated_at = now()
-        from unnest(
-          ${now.map(({ item }) => item.id)}::text[], ${now.map(({ item }) => item.from.join(','))}::text[],
-          ${now.map(({ item }) => item.status)}::text[], ${now.map(({ item }) => item.doc)}::text[]::jsonb[]
-        ) as u(id, from_states, status, doc)
-        where e.id = u.id and e.status = any(string_to_array(u.from_states, ','))
-        returning e.id, e.record`;
+      const ids = now.map(({ item }) => item.id);
+      const rows = await retryDeadlock(
+        () => sql<Array<{ id: string; record: ExecutionRecord }>>`
+          with locked as materialized (
+            select id from executions where id = any(${ids}::text[]) order by id for update
+          )
+          update executions e set status = u.status, record = e.record || u.doc, updated_at = now()
+          from unnest(
+            ${ids}::text[], ${now.map(({ item }) => item.from.join(','))}::text[],
+            ${now.map(({ item }) => item.status)}::text[], ${now.map(({ item }) => item.doc)}::text[]::jsonb[]
+          ) as u(id, from_states, status, doc), locked l
+          where l.id = u.id and e.id = u.id and e.status = any(string_to_array(u.from_states, ','))
+          returning e.id, e.record`,
+      );
       const moved = new Map(rows.map((r) => [r.id, r.record]));
       for (const { item, index } of now) results[index] = moved.get(item.id) ?? null;
     }
