@@ -42,18 +42,31 @@ async function retryDeadlock<T>(statement: () => Promise<T>): Promise<T> {
 }
 
 export function sqlExecutionStore(sql: Sql): ExecutionStore {
-  const inserts = new GroupCommit<ExecutionRecord>(async (records) => {
+  // An insert whose idempotency key another execution holds records nothing and answers that
+  // execution instead (the unique index decides, so two workers racing cannot both record one).
+  const inserts = new GroupCommit<{ record: ExecutionRecord; key: string | null }, ExecutionRecord | null>(async (items) => {
+    const records = items.map((i) => i.record);
     const ids = records.map((r) => r.id);
     const accounts = records.map((r) => r.accountId);
     const statuses = records.map((r) => r.status);
     const docs = records.map((r) => JSON.stringify(r));
     const created = records.map((r) => r.createdAt);
-    await sql`
-      insert into executions (id, account_id, status, record, created_at, updated_at)
-      select id, account_id, status, record, created_at, created_at
-      from unnest(${ids}::text[], ${accounts}::text[], ${statuses}::text[], ${docs}::text[]::jsonb[], ${created}::timestamptz[])
-        as u(id, account_id, status, record, created_at)`;
+    const keys = items.map((i) => i.key);
+    const rows = await sql<Array<{ id: string }>>`
+      insert into executions (id, account_id, status, record, created_at, updated_at, idempotency_key)
+      select id, account_id, status, record, created_at, created_at, idempotency_key
+      from unnest(${ids}::text[], ${accounts}::text[], ${statuses}::text[], ${docs}::text[]::jsonb[], ${created}::timestamptz[], ${keys}::text[])
+        as u(id, account_id, status, record, created_at, idempotency_key)
+      on conflict (account_id, idempotency_key) where idempotency_key is not null do nothing
+      returning id`;
+    const inserted = new Set(rows.map((r) => r.id));
+    return Promise.all(items.map(({ record, key }) => (inserted.has(record.id) || key === null ? null : byKey(record.accountId, key))));
   });
+
+  async function byKey(accountId: string, key: string): Promise<ExecutionRecord | null> {
+    const rows = await sql<ExecutionRow[]>`select record from executions where account_id = ${accountId} and idempotency_key = ${key}`;
+    return rows[0]?.record ?? null;
+  }
 
   const progress = new GroupCommit<{ id: string; doc: string }>(async (updates) => {
     // Later updates of the same execution supersede earlier ones in the batch.
@@ -101,7 +114,9 @@ export function sqlExecutionStore(sql: Sql): ExecutionStore {
   });
 
   return {
-    insert: (record) => inserts.add(record),
+    insert: (record, idempotencyKey) => inserts.add({ record, key: idempotencyKey ?? null }),
+
+    getByIdempotencyKey: byKey,
 
     async get(accountId, id) {
       const rows = await sql<ExecutionRow[]>`select record from executions where id = ${id} and account_id = ${accountId}`;
