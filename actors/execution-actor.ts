@@ -23,6 +23,12 @@ import { defineActor, dispatch, reply, retryWithin, spawnActor, type ActorKit, t
 /** What an execution tells the outside world about its transitions (webhooks, metrics). */
 export interface ExecutionEvents {
   transitioned(record: ExecutionRecord): void;
+  /**
+   * A transition recorded earlier whose webhook may have died with its worker (recovery sends
+   * `execution.started` again before `execution.failed`); the outbox skips it if it was enqueued.
+   * Metrics are not counted again.
+   */
+  replayed?(record: ExecutionRecord): void;
 }
 
 export interface ExecutionDeps {
