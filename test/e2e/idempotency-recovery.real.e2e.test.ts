@@ -17,7 +17,7 @@ if (!realServersAvailable()) {
 } else {
   const schema = uniqueSchema('idem');
   t.teardown(() => dropSchema(schema));
-  const server = await startServer(t, { mode: 'real', workers: 2, env: { BATON_DB_SCHEMA: schema } });
+  const server = await startServer(t, { mode: 'real', workers: 1, env: { BATON_DB_SCHEMA: schema } });
   const sql = postgres(realDatabaseUrl!, { max: 1, onnotice: () => {}, connection: { search_path: schema } });
   t.teardown(() => sql.end({ timeout: 5 }));
 
