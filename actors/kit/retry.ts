@@ -46,13 +46,13 @@ export async function retryWithin<T>(work: () => Promise<T>, options: RetryOptio
  * deadline each time); other members pass through. For store ports handed to an actor whole.
  */
 export function withRetries<T extends object>(target: T, methods: readonly (keyof T)[], options: () => RetryOptions): T {
-  const wrapped: Record<PropertyKey, unknown> = {};
+  const wrapped = new Map<PropertyKey, unknown>();
   for (const name of methods) {
     const method = target[name];
     if (typeof method !== 'function') continue;
-    wrapped[name as PropertyKey] = (...args: unknown[]) => retryWithin(() => (method as (...a: unknown[]) => Promise<unknown>).apply(target, args), options());
+    wrapped.set(name, (...args: unknown[]) => retryWithin(() => (method as (...a: unknown[]) => Promise<unknown>).apply(target, args), options()));
   }
   return new Proxy(target, {
-    get: (object, property, receiver) => (property in wrapped ? wrapped[property] : Reflect.get(object, property, receiver)),
+    get: (object, property, receiver) => (wrapped.has(property) ? wrapped.get(property) : Reflect.get(object, property, receiver)),
   });
 }

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { createManualClock } from '../../actors/kit/manual-clock.js';
-import { retryWithin } from '../../actors/kit/retry.js';
+import { retryWithin, withRetries } from '../../actors/kit/retry.js';
 
 /** Lets the retry loop reach its next await (a settled promise, then the timer). */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -70,4 +70,23 @@ t.test('a permanent error is not retried', async (t) => {
   await t.rejects(result, TypeError);
   t.equal(calls, 1);
   t.equal(clock.pending(), 0);
+});
+
+t.test('withRetries retries the named methods only and passes the rest through', async (t) => {
+  let fails = 2;
+  const store = {
+    calls: 0,
+    async write(value: string) {
+      this.calls++;
+      if (fails-- > 0) throw new Error('down');
+      return `wrote ${value}`;
+    },
+    async read() {
+      throw new Error('not retried');
+    },
+  };
+  const retrying = withRetries(store, ['write'], () => ({ withinMs: 5_000, initialDelayMs: 1 }));
+  t.equal(await retrying.write('x'), 'wrote x');
+  t.equal(store.calls, 3, 'this is the target inside the method');
+  await t.rejects(retrying.read(), { message: 'not retried' });
 });
