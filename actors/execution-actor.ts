@@ -16,12 +16,19 @@ import type { AgentRunResult, AggregatedResult, ExecutionError } from '../src/or
 import type { ExecutionPatch, ExecutionRecord, ExecutionStore } from '../src/stores/ports.js';
 import type { AgentCallOutcome } from './agent-protocol.js';
 import { aggregatorActor } from './aggregator-actor.js';
+import { isPermanentStoreError } from '../src/stores/store-errors.js';
 import type { CancelReply, ExecutionMessage } from './execution-protocol.js';
-import { defineActor, dispatch, reply, spawnActor, type ActorKit, type KitLogger } from './kit/index.js';
+import { defineActor, dispatch, reply, retryWithin, spawnActor, type ActorKit, type KitLogger } from './kit/index.js';
 
 /** What an execution tells the outside world about its transitions (webhooks, metrics). */
 export interface ExecutionEvents {
   transitioned(record: ExecutionRecord): void;
+  /**
+   * A transition recorded earlier whose webhook may have died with its worker (recovery sends
+   * `execution.started` again before `execution.failed`); the outbox skips it if it was enqueued.
+   * Metrics are not counted again.
+   */
+  replayed?(record: ExecutionRecord): void;
 }
 
 export interface ExecutionDeps {
@@ -37,9 +44,28 @@ export interface ExecutionDeps {
    * false when the actor stopped without that (worker shutdown, or another owner runs it).
    */
   readonly onStopped?: (executionId: string, settled: boolean) => void;
+  /**
+   * How long a failed store write (a transition) is retried before the actor gives up and
+   * faults; the owner's lease (BATON_LEASE_MS), past which another worker may recover it.
+   */
+  readonly storeRetryMs?: number;
 }
 
 const DEFAULT_DEADLINE_SLACK_MS = 5_000;
+const DEFAULT_STORE_RETRY_MS = 30_000;
+
+/**
+ * A store call of this execution, retried with backoff while the store fails (an outage, a
+ * deadlock victim) so an answer already received is written late rather than lost.
+ */
+function persist<T>(deps: ExecutionDeps, kit: ActorKit<ExecutionMessage>, executionId: string, what: string, work: () => Promise<T>): Promise<T> {
+  return retryWithin(work, {
+    withinMs: deps.storeRetryMs ?? DEFAULT_STORE_RETRY_MS,
+    clock: kit.clock,
+    isPermanent: isPermanentStoreError,
+    onRetry: (error, attempt, delayMs) => deps.logger.warn({ err: error, executionId, attempt, delayMs }, `${what} failed; retrying`),
+  });
+}
 const MAX_DEADLINE_MS = 30 * 60_000;
 
 type Phase = 'pending' | 'running' | 'aggregating' | 'done';
@@ -105,14 +131,16 @@ async function start(state: State, deps: ExecutionDeps, kit: ActorKit<ExecutionM
   if (state.phase !== 'pending') return state;
   const startedAt = new Date().toISOString();
   const total = state.record.selectedAgents.length;
-  const running = await deps.executions.transition(state.record.id, ['PENDING'], 'RUNNING', {
-    startedAt,
-    progress: { completed: 0, total, currentAgent: null },
-  });
+  const running = await persist(deps, kit, state.record.id, 'recording the start', () =>
+    deps.executions.transition(state.record.id, ['PENDING'], 'RUNNING', {
+      startedAt,
+      progress: { completed: 0, total, currentAgent: null },
+    }),
+  );
   if (running === null) {
     // Cancelled (or otherwise closed) before it could start, or started by another worker (two
     // recovery scans raced): only in the first case is its slot free to go.
-    const current = await deps.executions.getById(state.record.id);
+    const current = await persist(deps, kit, state.record.id, 'reading the execution', () => deps.executions.getById(state.record.id));
     state.settled = current === null || (current.status !== 'PENDING' && current.status !== 'RUNNING');
     state.phase = 'done';
     kit.stopSelf();
@@ -334,7 +362,7 @@ async function close(
     error: outcome.error ?? null,
     progress: { completed: state.results.length, total: state.record.selectedAgents.length, currentAgent: null },
   };
-  const closed = await deps.executions.transition(state.record.id, ['RUNNING'], status, patch);
+  const closed = await persist(deps, kit, state.record.id, `recording ${status}`, () => deps.executions.transition(state.record.id, ['RUNNING'], status, patch));
   if (closed !== null) {
     state.record = closed;
     deps.events.transitioned(closed);
@@ -362,10 +390,13 @@ async function cancel(
   replyTo: Parameters<typeof reply<CancelReply>>[0],
 ): Promise<State> {
   state.abort.abort();
-  const closed = await deps.executions.transition(state.record.id, ['PENDING', 'RUNNING'], 'CANCELLED', {
+  const patch: ExecutionPatch = {
     ...costPatch(state, deps),
     progress: { completed: state.results.length, total: state.record.selectedAgents.length, currentAgent: null },
-  });
+  };
+  const closed = await persist(deps, kit, state.record.id, 'recording CANCELLED', () =>
+    deps.executions.transition(state.record.id, ['PENDING', 'RUNNING'], 'CANCELLED', patch),
+  );
   if (closed !== null) {
     state.record = closed;
     deps.events.transitioned(closed);

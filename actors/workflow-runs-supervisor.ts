@@ -7,8 +7,9 @@
  * of the runs here that hold one (not the paused or queued ones), so a dead worker's slots are
  * reclaimed (docs/limits.md).
  */
+import { isPermanentStoreError } from '../src/stores/store-errors.js';
 import { createRunEmitter } from '../src/workflows/events.js';
-import { defineActor, dispatch, failFast, reply, spawnActor, type ActorKit, type Ref, type ReplyRef } from './kit/index.js';
+import { defineActor, dispatch, failFast, reply, spawnActor, withRetries, type ActorKit, type Ref, type ReplyRef, type RetryOptions } from './kit/index.js';
 import { closeRun, workflowRunActor, type WorkflowRunDeps } from './workflow-run-actor.js';
 import type { DecisionApplied, RunCancelReply, WorkflowRunMessage, WorkflowRunsMessage } from './workflow-run-protocol.js';
 
@@ -22,6 +23,8 @@ export interface RunLeases {
 export interface WorkflowRunsSupervisorDeps extends Omit<WorkflowRunDeps, 'onStopped' | 'onHolding'> {
   /** Absent: no heartbeat (tests that do not involve concurrency). */
   readonly leases?: RunLeases;
+  /** How long a run's failed store call is retried before its actor faults. Default 30 s (the default lease). */
+  readonly storeRetryMs?: number;
 }
 
 interface State {
@@ -30,7 +33,28 @@ interface State {
   readonly holding: Map<string, string>;
 }
 
+/** Default for `storeRetryMs`: the default lease (BATON_LEASE_MS). */
+const DEFAULT_STORE_RETRY_MS = 30_000;
+
+/**
+ * The run and approval stores with every write and read a run makes retried while the store
+ * fails (an outage, a deadlock victim), within the owner's lease, so a store error delays a run
+ * instead of faulting its actor and failing it with INTERNAL_ERROR (docs/orchestration.md).
+ */
+function retryingStores(deps: WorkflowRunsSupervisorDeps): Pick<WorkflowRunDeps, 'runs' | 'approvals'> {
+  const options = (): RetryOptions => ({
+    withinMs: deps.storeRetryMs ?? DEFAULT_STORE_RETRY_MS,
+    isPermanent: isPermanentStoreError,
+    onRetry: (error, attempt, delayMs) => deps.logger.warn({ err: error, attempt, delayMs }, 'workflow store call failed; retrying'),
+  });
+  return {
+    runs: withRetries(deps.runs, ['transition', 'saveCheckpoint'], options),
+    approvals: withRetries(deps.approvals, ['create', 'getById', 'cancelPending'], options),
+  };
+}
+
 export function workflowRunsSupervisor(deps: WorkflowRunsSupervisorDeps) {
+  const stores = retryingStores(deps);
   return defineActor<State, WorkflowRunsMessage>({
     init: (kit) => {
       scheduleRenewal(deps, kit);
@@ -47,6 +71,7 @@ export function workflowRunsSupervisor(deps: WorkflowRunsSupervisorDeps) {
             workflowRunActor(
               {
                 ...deps,
+                ...stores,
                 onStopped: (executionId) => dispatch(self, { type: 'workflowRuns.finished', executionId }),
                 onHolding: (executionId, accountId, holding) => dispatch(self, { type: 'workflowRuns.holding', executionId, accountId, holding }),
               },

@@ -93,6 +93,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       executions: stores.durable.executions,
       events: executionEvents,
       logger: logger.child({ actor: 'executions' }),
+      storeRetryMs: leases.leaseMs,
       leases: { renewEveryMs: leases.renewEveryMs, renew: (accountId, ids) => limiter.renew(accountId, ids) },
       onSettled: (accountId, executionId) => concurrency.release(accountId, executionId),
       onRunningChanged: (count) => {
@@ -148,6 +149,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       logger: logger.child({ actor: 'workflows' }),
       onApprovalPending: (delta) => metrics.approvalsPending((approvalsPending += delta)),
       slots: workflowSlots,
+      storeRetryMs: leases.leaseMs,
       leases: { renewEveryMs: leases.renewEveryMs, renew: (accountId, ids) => limiter.renew(accountId, ids) },
     }),
     { name: 'workflows' },

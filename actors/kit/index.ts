@@ -26,4 +26,5 @@ export {
 } from './nact.js';
 export type { Message, RepliesOf, ReplyRef } from './protocol.js';
 export { failFast, messageTypeOf, restartBudget, type ActorFailure, type FailFastOptions, type RestartBudgetOptions } from './supervision.js';
+export { retryWithin, withRetries, type RetryOptions } from './retry.js';
 export { createKeyedTimers, type KeyedTimers, type TimerTick } from './timers.js';

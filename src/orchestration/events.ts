@@ -19,7 +19,15 @@ export interface ExecutionEventsDeps {
 }
 
 export function createExecutionEvents(deps: ExecutionEventsDeps): ExecutionEvents {
+  const webhook = (record: ExecutionRecord): void => {
+    if (record.webhook !== null && deps.webhooks !== undefined) {
+      deps.webhooks.enqueue(record).catch((error: unknown) => {
+        deps.logger.error({ err: error, executionId: record.id }, 'webhook not enqueued');
+      });
+    }
+  };
   return {
+    replayed: webhook,
     transitioned(record) {
       switch (record.status) {
         case 'RUNNING':
@@ -33,11 +41,7 @@ export function createExecutionEvents(deps: ExecutionEventsDeps): ExecutionEvent
         default:
           break;
       }
-      if (record.webhook !== null && deps.webhooks !== undefined) {
-        deps.webhooks.enqueue(record).catch((error: unknown) => {
-          deps.logger.error({ err: error, executionId: record.id }, 'webhook not enqueued');
-        });
-      }
+      webhook(record);
     },
   };
 }

@@ -37,23 +37,37 @@ export interface RecoveryDeps {
   readonly soleWorker: boolean;
   /** Most live executions looked at per scan. Default 1000. */
   readonly batch?: number;
+  /** Executions recovered at once. Default 32. */
+  readonly parallel?: number;
 }
 
-/** One scan; `first` is the scan at worker start. Errors of one execution do not stop the others. */
+const DEFAULT_PARALLEL = 32;
+
+/**
+ * One scan; `first` is the scan at worker start. Executions are recovered `parallel` at a time;
+ * errors of one execution do not stop the others.
+ */
 export function createRecovery(deps: RecoveryDeps): (first: boolean) => Promise<void> {
   const batch = deps.batch ?? 1_000;
   return async (first) => {
     const live = await deps.executions.listLive(batch);
     deps.metrics.queueDepth(live.filter((e) => e.status === 'PENDING').length);
     const cutoff = first && deps.soleWorker ? Infinity : Date.now() - deps.graceMs;
-    for (const entry of live) {
-      if (entry.updatedAt.getTime() > cutoff) continue;
-      try {
-        await recoverOne(deps, entry.id);
-      } catch (error) {
-        deps.logger.warn({ err: error, executionId: entry.id }, 'recovering an execution failed; retrying on the next scan');
+    const due = live.filter((entry) => entry.updatedAt.getTime() <= cutoff);
+    // Several at a time: the store's group commits turn a wave of closes into a few batched
+    // statements, so a dead worker's executions close within one scan, not one round trip each.
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < due.length) {
+        const entry = due[next++]!;
+        try {
+          await recoverOne(deps, entry.id);
+        } catch (error) {
+          deps.logger.warn({ err: error, executionId: entry.id }, 'recovering an execution failed; retrying on the next scan');
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(deps.parallel ?? DEFAULT_PARALLEL, due.length) }, lane));
   };
 }
 
@@ -72,6 +86,9 @@ async function recoverOne(deps: RecoveryDeps, id: string): Promise<void> {
     });
     if (failed === null) return; // another worker, or the owner after all, closed it first
     deps.logger.warn({ executionId: id }, 'execution owner gone; marked FAILED EXECUTION_INTERRUPTED');
+    // The dead owner may not have enqueued `execution.started` yet: enqueue it first (skipped if
+    // it was), so a receiver never sees `failed` without `started` before it.
+    deps.events.replayed?.(record);
     deps.events.transitioned(failed);
     deps.queue.release(record.accountId, id);
     return;

@@ -39,8 +39,14 @@ import { creationView, statusView } from './views.js';
 
 export const CANCEL_CHANNEL = 'executions.cancel';
 const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/**
+ * How long an unanswered claim holds its key: a worker killed between claiming and answering
+ * frees the key after this (the default lease), not after 24 h.
+ */
+export const IDEMPOTENCY_CLAIM_MS = 30_000;
 /** How long a duplicate waits for the first request before 409 IDEMPOTENCY_IN_PROGRESS. */
 const IDEMPOTENCY_WAIT_MS = 5_000;
+const IDEMPOTENCY_POLL_MS = 100;
 const CANCEL_ACK_TIMEOUT_MS = 5_000;
 const LOCAL_ASK_TIMEOUT_MS = 4_000;
 const MAX_CONTEXT_DEPTH = 10;
@@ -53,7 +59,7 @@ export interface HttpResult {
 
 export interface OrchestrationDeps {
   readonly directory: Pick<AgentDirectory, 'select' | 'stats' | 'visible'>;
-  readonly executions: Pick<ExecutionStore, 'insert' | 'get' | 'getById' | 'transition'>;
+  readonly executions: Pick<ExecutionStore, 'insert' | 'get' | 'getById' | 'transition' | 'getByIdempotencyKey'>;
   readonly idempotency: IdempotencyStore;
   readonly coordination: Pick<Coordination, 'subscribe' | 'broadcastAndAwait'>;
   readonly supervisor: Ref<ExecutionsMessage>;
@@ -90,7 +96,7 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
   // Queued executions promoted into a slot on this worker start here.
   deps.concurrency.addStarter(executionStarter(deps));
 
-  async function create(principal: KeyPrincipal, body: OrchestrateBody): Promise<HttpResult> {
+  async function create(principal: KeyPrincipal, body: OrchestrateBody, idempotencyKey: string | null): Promise<HttpResult> {
     const record = plan(deps, principal, body);
     const accountId = record.accountId;
     const limits = concurrencyLimitsFor(principal.account);
@@ -101,11 +107,18 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
       deps.metrics?.queueRejected(principal.account.tier);
       throw queueFull(limits.concurrent, limits.queueSize, queueRetryAfterSeconds(record.estimatedDurationMs, limits.concurrent));
     }
+    let existing: ExecutionRecord | null;
     try {
-      await deps.executions.insert(record);
+      existing = await deps.executions.insert(record, idempotencyKey);
     } catch (error) {
       deps.concurrency.release(accountId, record.id);
       throw error;
+    }
+    if (existing !== null) {
+      // The key's first request recorded an execution (its worker died before answering, or is
+      // slower than the claim): nothing new was recorded, and the answer is that execution.
+      deps.concurrency.release(accountId, record.id);
+      return { status: 202, body: creationView(existing, deps.publicUrl) };
     }
     const view = creationView(record, deps.publicUrl);
     if (place.status === 'started') {
@@ -119,8 +132,19 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
   return {
     async submit(principal, body, idempotencyKey) {
       checkRequest(deps, body);
-      if (idempotencyKey === null) return create(principal, body);
-      return idempotent(deps.idempotency, principal.account.id, idempotencyKey, body, () => create(principal, body));
+      if (idempotencyKey === null) return create(principal, body, null);
+      const accountId = principal.account.id;
+      return idempotent(
+        deps.idempotency,
+        accountId,
+        idempotencyKey,
+        body,
+        () => create(principal, body, idempotencyKey),
+        async () => {
+          const existing = await deps.executions.getByIdempotencyKey(accountId, idempotencyKey);
+          return existing === null ? null : { status: 202, body: creationView(existing, deps.publicUrl) };
+        },
+      );
     },
 
     async status(accountId, id) {
@@ -294,7 +318,9 @@ function stableJson(value: unknown): string {
 
 /**
  * Runs `work` once per (account, key) within 24 h: a retry gets the stored answer (errors a retry
- * cannot fix included), a concurrent duplicate waits for the first, another body is refused.
+ * cannot fix included), another body is refused. While the first request is unanswered a
+ * duplicate gets the execution it recorded (`recorded`) as soon as there is one, or waits for it;
+ * a claim whose worker died lapses after IDEMPOTENCY_CLAIM_MS and the next retry takes it over.
  */
 async function idempotent(
   store: IdempotencyStore,
@@ -302,26 +328,29 @@ async function idempotent(
   key: string,
   body: unknown,
   work: () => Promise<HttpResult>,
+  recorded: () => Promise<HttpResult | null>,
 ): Promise<HttpResult> {
   const hash = requestHash(body);
   const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
   for (;;) {
-    const claim = await store.claim(accountId, key, hash, IDEMPOTENCY_TTL_MS);
+    const claim = await store.claim(accountId, key, hash, IDEMPOTENCY_CLAIM_MS);
     if (claim.kind === 'mismatch') throw idempotencyKeyReused(key);
     if (claim.kind === 'done') return { status: claim.status, body: claim.body };
     if (claim.kind === 'claimed') break;
+    const answer = await recorded();
+    if (answer !== null) return answer;
     if (Date.now() >= deadline) throw idempotencyInProgress(key);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, IDEMPOTENCY_POLL_MS));
   }
   try {
     const result = await work();
-    await store.complete(accountId, key, result.status, result.body);
+    await store.complete(accountId, key, result.status, result.body, IDEMPOTENCY_TTL_MS);
     return result;
   } catch (error) {
     // A full queue (429) is worth retrying with the same key: it is not the request's answer.
     if (error instanceof ApiError && error.status < 500 && error.status !== 429) {
       const stored = { error: error.code, message: error.message, ...error.extra };
-      await store.complete(accountId, key, error.status, stored);
+      await store.complete(accountId, key, error.status, stored, IDEMPOTENCY_TTL_MS);
     } else {
       await store.release(accountId, key).catch(() => undefined);
     }

@@ -451,8 +451,14 @@ export type ExecutionPatch = Partial<
 >;
 
 export interface ExecutionStore {
-  /** Durably records new executions; concurrent calls are committed together (group commit). */
-  insert(record: ExecutionRecord): Promise<void>;
+  /**
+   * Durably records a new execution; concurrent calls are committed together (group commit).
+   * With an idempotency key the key is recorded on the same row: resolves null once recorded, or
+   * with the execution that already holds the key (nothing recorded then).
+   */
+  insert(record: ExecutionRecord, idempotencyKey?: string | null): Promise<ExecutionRecord | null>;
+  /** The account's execution recorded with this idempotency key, if any. */
+  getByIdempotencyKey(accountId: string, key: string): Promise<ExecutionRecord | null>;
   /** The execution if it belongs to the account; null otherwise (no cross-account leaks). */
   get(accountId: string, id: string): Promise<ExecutionRecord | null>;
   /** Any account's execution, for the runtime (owner actors, recovery). */
@@ -475,10 +481,13 @@ export type IdempotencyClaim =
   | { readonly kind: 'mismatch' };
 
 export interface IdempotencyStore {
-  /** Claims (accountId, key) for a request with this body hash, or reports what holds it. */
+  /**
+   * Claims (accountId, key) for a request with this body hash, or reports what holds it. A claim
+   * lapses `ttlMs` after it was taken unless completed, so a claimer that died frees the key.
+   */
   claim(accountId: string, key: string, requestHash: string, ttlMs: number): Promise<IdempotencyClaim>;
-  /** Stores the response of a claimed key. */
-  complete(accountId: string, key: string, status: number, body: unknown): Promise<void>;
+  /** Stores the response of a claimed key, kept `ttlMs` from now. */
+  complete(accountId: string, key: string, status: number, body: unknown, ttlMs: number): Promise<void>;
   /** Releases a claim whose request failed in a way a retry may fix (5xx). */
   release(accountId: string, key: string): Promise<void>;
 }

@@ -82,7 +82,7 @@ for (const kind of durableKinds()) {
       t.same(await stores.idempotency.claim(account.id, 'k1', 'h1', 60_000), { kind: 'claimed' });
       t.same(await stores.idempotency.claim(account.id, 'k1', 'h1', 60_000), { kind: 'in_progress' });
       t.same(await stores.idempotency.claim(account.id, 'k1', 'h2', 60_000), { kind: 'mismatch' });
-      await stores.idempotency.complete(account.id, 'k1', 202, { executionId: 'exec_1' });
+      await stores.idempotency.complete(account.id, 'k1', 202, { executionId: 'exec_1' }, 60_000);
       t.same(await stores.idempotency.claim(account.id, 'k1', 'h1', 60_000), { kind: 'done', status: 202, body: { executionId: 'exec_1' } });
       t.same(await stores.idempotency.claim(other.id, 'k1', 'h1', 60_000), { kind: 'claimed' }, 'keys are per account');
     });
@@ -93,6 +93,31 @@ for (const kind of durableKinds()) {
       t.same(await stores.idempotency.claim(account.id, 'k2', 'h', 60_000), { kind: 'claimed' });
       await stores.idempotency.claim(account.id, 'k3', 'h', -1);
       t.same(await stores.idempotency.claim(account.id, 'k3', 'other', 60_000), { kind: 'claimed' }, 'expired rows are replaced');
+    });
+
+    t.test('an idempotency key is recorded with its execution; a second execution with the key is not', async (t) => {
+      t.equal(await stores.executions.insert(execution('exec_k1', account.id), 'key-a'), null, 'recorded');
+      const [again, same] = await Promise.all([
+        stores.executions.insert(execution('exec_k2', account.id), 'key-a'),
+        stores.executions.insert(execution('exec_k3', account.id), 'key-a'),
+      ]);
+      t.equal(again?.id, 'exec_k1', 'the existing execution answers');
+      t.equal(same?.id, 'exec_k1');
+      t.equal(await stores.executions.getById('exec_k2'), null, 'nothing else was recorded');
+      t.equal((await stores.executions.getByIdempotencyKey(account.id, 'key-a'))?.id, 'exec_k1');
+      t.equal(await stores.executions.getByIdempotencyKey(other.id, 'key-a'), null, 'keys are per account');
+      t.equal(await stores.executions.insert(execution('exec_k4', other.id), 'key-a'), null);
+      t.equal(await stores.executions.insert(execution('exec_k5', account.id)), null, 'no key: always recorded');
+    });
+
+    t.test('an unanswered claim lapses after its short TTL; a completed one is kept for its own TTL', async (t) => {
+      await stores.idempotency.claim(account.id, 'k4', 'h', 1);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      t.same(await stores.idempotency.claim(account.id, 'k4', 'h', 60_000), { kind: 'claimed' }, 'a dead claimer frees the key');
+      await stores.idempotency.claim(account.id, 'k5', 'h', 1);
+      await stores.idempotency.complete(account.id, 'k5', 202, { id: 'x' }, 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      t.same(await stores.idempotency.claim(account.id, 'k5', 'h', 60_000), { kind: 'done', status: 202, body: { id: 'x' } });
     });
 
     t.test('concurrent claims of one key have exactly one winner', async (t) => {

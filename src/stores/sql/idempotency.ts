@@ -1,7 +1,8 @@
 /**
  * IdempotencyStore on SQL: one row per (account, key), claimed by an insert that only one
  * request can win; the winner stores its response, later requests with the same key replay it.
- * Rows expire after their TTL (24 h); an expired row is replaced by a new claim.
+ * An in-progress claim expires after a short TTL (the owner's lease), a completed row after 24 h;
+ * an expired row is replaced by a new claim.
  */
 import type { IdempotencyClaim, IdempotencyStore } from '../ports.js';
 import type { Sql } from './connect.js';
@@ -39,9 +40,10 @@ export function sqlIdempotencyStore(sql: Sql): IdempotencyStore {
       return { kind: 'in_progress' };
     },
 
-    async complete(accountId, key, status, body) {
+    async complete(accountId, key, status, body, ttlMs) {
       await sql`
-        update idempotency_keys set state = 'done', response_status = ${status}, response_body = ${JSON.stringify(body)}::text::jsonb
+        update idempotency_keys set state = 'done', response_status = ${status}, response_body = ${JSON.stringify(body)}::text::jsonb,
+          expires_at = ${new Date(Date.now() + ttlMs)}
         where account_id = ${accountId} and key = ${key}`;
     },
 
