@@ -12,6 +12,8 @@ export interface CatalogAgent {
   readonly description: string;
   readonly vertical: string;
   readonly capabilities: readonly string[];
+  /** Example requests the agent handles (its owner's words); absent or empty when none. */
+  readonly examples?: readonly string[];
   readonly pricing?: AgentPricing;
 }
 
