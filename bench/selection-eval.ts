@@ -26,7 +26,31 @@ export interface Dataset {
   readonly queries: readonly LabeledQuery[];
 }
 
-export const DEFAULT_DATA_DIR = path.join(packageRoot, '..', 'shared', 'data', 'selection');
+export const DEFAULT_DATA_DIR = process.env['SELECTION_DATA_DIR'] ?? path.join(packageRoot, '..', 'shared', 'data', 'selection');
+
+/** Example requests per agent id (../shared/data/selection/agent-examples.json). */
+export type ExampleSet = Readonly<Record<string, readonly string[]>>;
+
+export const DEFAULT_EXAMPLES_FILE = path.join(DEFAULT_DATA_DIR, 'agent-examples.json');
+
+export function loadExamples(file = DEFAULT_EXAMPLES_FILE): ExampleSet {
+  return JSON.parse(readFileSync(file, 'utf8')) as ExampleSet;
+}
+
+/**
+ * How many of the catalog's agents carry their examples: 'none' (the catalog as registered
+ * without them), 'all', or 'half' (every other agent in catalog order, the mixed catalog a
+ * service sees while owners adopt examples).
+ */
+export type ExampleCoverage = 'none' | 'half' | 'all';
+
+export function withExamples(agents: readonly CatalogAgent[], examples: ExampleSet, coverage: ExampleCoverage): CatalogAgent[] {
+  return agents.map((agent, i) => {
+    const own = examples[agent.id];
+    const give = coverage === 'all' || (coverage === 'half' && i % 2 === 0);
+    return give && own !== undefined ? { ...agent, examples: own } : { ...agent, examples: [] };
+  });
+}
 
 export function loadDataset(dataDir = DEFAULT_DATA_DIR, queriesFile = path.join(dataDir, 'queries.json')): Dataset {
   const agents = JSON.parse(readFileSync(path.join(dataDir, 'agents.json'), 'utf8')) as CatalogAgent[];
@@ -76,6 +100,29 @@ export function formatReport(title: string, report: EvaluationReport): string {
   return lines.join('\n');
 }
 
+/**
+ * Rank-1: the share of queries with a right agent whose best-ranked agent is one of the right or
+ * acceptable ones, whatever the cut-off (minConfidence 0, one agent). Against top-1 it tells a
+ * ranking miss (rank-1 misses too) from a cut-off miss (rank-1 hits, top-1 does not).
+ */
+export function rankOne(agents: readonly CatalogAgent[], queries: readonly LabeledQuery[]): number | null {
+  const index = buildCatalogIndex(agents);
+  const stats = new Map(agents.map((a) => [a.id, UNIFORM_STATS] as const));
+  let hits = 0;
+  let total = 0;
+  for (const q of queries) {
+    if (q.relevant.length === 0) continue;
+    total += 1;
+    const request = requestOf(q);
+    const first = selectAgents(index, stats, {
+      ...request,
+      selectionCriteria: { ...request.selectionCriteria, minConfidence: 0, maxAgents: 1 },
+    }).selected[0];
+    if (first !== undefined && (q.relevant.includes(first.agent.id) || (q.acceptable ?? []).includes(first.agent.id))) hits += 1;
+  }
+  return total === 0 ? null : hits / total;
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const arg = (name: string): string | undefined => {
@@ -84,12 +131,21 @@ async function main(): Promise<void> {
   };
   const dataDir = arg('--data') ?? process.env['SELECTION_DATA_DIR'] ?? DEFAULT_DATA_DIR;
   const queriesFile = arg('--queries') ?? process.env['SELECTION_QUERIES'] ?? path.join(dataDir, 'queries.json');
+  const examplesFile = arg('--examples') ?? path.join(dataDir, 'agent-examples.json');
   const { agents, queries } = loadDataset(dataDir, queriesFile);
-  const select = inProcessSelect(agents);
-
-  const report = await runEvaluation(queries, select);
-  console.log(formatReport(`Selection quality: ${queriesFile} (${agents.length} agents)`, report));
-  reportMissesAndTargets(report, args.includes('--verbose'));
+  const examples = loadExamples(examplesFile);
+  let missed = false;
+  // Every metric twice: the catalog without examples, and with every agent's examples.
+  for (const coverage of ['none', 'all'] as const) {
+    const catalog = withExamples(agents, examples, coverage);
+    const report = await runEvaluation(queries, inProcessSelect(catalog));
+    const label = coverage === 'none' ? 'without examples' : 'with examples';
+    console.log(formatReport(`\nSelection quality, ${label}: ${queriesFile} (${agents.length} agents)`, report));
+    console.log(`rank-1 (right agent ranked first, any cut-off): ${rankOne(catalog, queries)?.toFixed(3) ?? '-'}`);
+    reportMissesAndTargets(report, args.includes('--verbose'));
+    missed ||= process.exitCode === 1;
+  }
+  if (missed) process.exitCode = 1;
 }
 
 /** Lists the misses (with --verbose) and sets a failing exit code when a target is missed. */

@@ -26,7 +26,8 @@ import type { Calibration, Signal } from '../src/selection/calibration.js';
 import { TARGETS, buildCatalogIndex, evaluateSelections, selectAgents } from '../src/selection/index.js';
 import type { CatalogIndex, LabeledQuery, Metrics } from '../src/selection/index.js';
 import { candidateSignals } from '../src/selection/select.js';
-import { DEFAULT_DATA_DIR, UNIFORM_STATS, formatReport, loadDataset, requestOf } from './selection-eval.js';
+import { DEFAULT_DATA_DIR, UNIFORM_STATS, formatReport, loadDataset, loadExamples, requestOf, withExamples } from './selection-eval.js';
+import type { CatalogAgent } from '../src/selection/index.js';
 
 const L2 = 1;
 const DEFAULT_CUT = 0.7;
@@ -38,7 +39,33 @@ interface Samples {
   readonly y: number[];
 }
 
-export function samplesOf(index: CatalogIndex, queries: readonly LabeledQuery[]): Samples {
+/**
+ * The catalog states a calibration is fitted over: without examples, with every agent's, and with
+ * every other agent's. Pooling them makes relevance mean the same with and without examples, and
+ * the mixed catalog teaches the fit what an example match is worth against a description alone,
+ * so agents without examples are not ranked below the others merely for lacking them.
+ */
+export function exampleCatalogs(agents: readonly CatalogAgent[], examplesFile?: string): CatalogIndex[] {
+  const examples = loadExamples(examplesFile);
+  return (['none', 'half', 'all'] as const).map((coverage) => buildCatalogIndex(withExamples(agents, examples, coverage)));
+}
+
+function asList(index: CatalogIndex | readonly CatalogIndex[]): readonly CatalogIndex[] {
+  return Array.isArray(index) ? index : [index as CatalogIndex];
+}
+
+export function samplesOf(catalogs: CatalogIndex | readonly CatalogIndex[], queries: readonly LabeledQuery[]): Samples {
+  const x: Float64Array[] = [];
+  const y: number[] = [];
+  for (const index of asList(catalogs)) {
+    const s = samplesOfOne(index, queries);
+    x.push(...s.x);
+    y.push(...s.y);
+  }
+  return { x, y };
+}
+
+function samplesOfOne(index: CatalogIndex, queries: readonly LabeledQuery[]): Samples {
   const stats = new Map(index.agents.map((a) => [a.agent.id, UNIFORM_STATS] as const));
   const x: Float64Array[] = [];
   const y: number[] = [];
@@ -150,19 +177,22 @@ const CLAUSE_WEIGHTS = [0, 0.8, 0.9, 1];
  * higher recall. Returns the calibration with the shifted bias.
  */
 export function fitCalibration(
-  index: CatalogIndex,
+  catalogs: CatalogIndex | readonly CatalogIndex[],
   train: readonly LabeledQuery[],
 ): { calibration: Calibration; cut: number; train: Metrics; beta: number[] } {
-  const beta = fitLogistic(samplesOf(index, train));
+  const indexes = asList(catalogs);
+  const beta = fitLogistic(samplesOf(indexes, train));
   let chosen: { calibration: Calibration; cut: number; train: Metrics; score: number } | undefined;
   for (const clauseWeight of CLAUSE_WEIGHTS) {
     const runs = CUTS.map((cut) => {
       const calibration = calibrationFrom(beta, cut, clauseWeight);
-      return { calibration, cut, train: evaluateWith(index, train, calibration).overall };
+      // One cut-off for every catalog state: its shortfall is summed over them, so 0.7 means the same with and without examples.
+      const perCatalog = indexes.map((index) => evaluateWith(index, train, calibration).overall);
+      return { calibration, cut, train: perCatalog[perCatalog.length - 1] as Metrics, perCatalog };
     });
     for (const run of runs) {
-      const score = -shortfall(run.train) + 1e-3 * (run.train.recallAtK ?? 0);
-      if (chosen === undefined || score > chosen.score) chosen = { ...run, score };
+      const score = run.perCatalog.reduce((sum, m) => sum - shortfall(m) + 1e-3 * (m.recallAtK ?? 0), 0);
+      if (chosen === undefined || score > chosen.score) chosen = { calibration: run.calibration, cut: run.cut, train: run.train, score };
     }
   }
   if (chosen === undefined) throw new Error('no cut-off evaluated');
@@ -179,6 +209,8 @@ function writeFit(calibration: Calibration, cut: number, files: readonly string[
   const text = `/**
  * Written by \`npm run fit:selection\` (bench/selection-fit.ts); do not edit by hand.
  * Fitted on ${queries} labeled queries: ${sources.join(', ')}.
+ * Each query is read against three catalog states: without examples, with every other agent's and
+ * with every agent's, from the shared data set's agent-examples.json.
  * Cut-off on the fitted relevance: ${round(cut, 3)}, moved to 0.7 by the bias.
  * On the training queries: top-1 ${train.top1?.toFixed(3)}, recall@k ${train.recallAtK?.toFixed(3)}, precision ${train.precision?.toFixed(3)}, no-match ${train.noMatch?.toFixed(3)}.
  */
@@ -223,14 +255,21 @@ async function main(): Promise<void> {
   const trainFiles = all('--train').length > 0 ? all('--train') : [DEFAULT_TRAIN];
   const checkFiles = all('--check').length > 0 ? all('--check') : [path.join(DEFAULT_DATA_DIR, 'queries.json')];
   const { agents } = loadDataset();
-  const index = buildCatalogIndex(agents);
+  const catalogs = exampleCatalogs(agents);
+  const states = ['without examples', 'half the agents with examples', 'with examples'];
   const read = (f: string): LabeledQuery[] => JSON.parse(readFileSync(f, 'utf8')) as LabeledQuery[];
   const train = trainFiles.flatMap(read);
-  const { calibration, cut, train: trainMetrics, beta } = fitCalibration(index, train);
-  console.log(`fitted on ${train.length} queries; cut-off ${cut.toFixed(3)}; clause weight ${calibration.clauseWeight}; weights ${JSON.stringify(calibration.weights)}; bias ${calibration.bias.toFixed(3)}`);
-  console.log(formatReport('training queries', evaluateWith(index, train, calibration)));
-  for (const f of checkFiles) console.log(`\n${formatReport(`check: ${path.relative(process.cwd(), f)}`, evaluateWith(index, read(f), calibration))}`);
-  if (args.includes('--curve')) for (const f of checkFiles) console.log(`\n${formatCurve(tradeOffCurve(index, beta, read(f), calibration.clauseWeight), path.relative(process.cwd(), f))}`);
+  const { calibration, cut, train: trainMetrics, beta } = fitCalibration(catalogs, train);
+  console.log(`fitted on ${train.length} queries × ${catalogs.length} catalog states; cut-off ${cut.toFixed(3)}; clause weight ${calibration.clauseWeight}; weights ${JSON.stringify(calibration.weights)}; bias ${calibration.bias.toFixed(3)}`);
+  catalogs.forEach((index, i) => console.log(formatReport(`training queries, ${states[i]}`, evaluateWith(index, train, calibration))));
+  for (const f of checkFiles) {
+    catalogs.forEach((index, i) => console.log(`\n${formatReport(`check: ${path.relative(process.cwd(), f)}, ${states[i]}`, evaluateWith(index, read(f), calibration))}`));
+  }
+  if (args.includes('--curve')) {
+    for (const f of checkFiles) {
+      catalogs.forEach((index, i) => console.log(`\n${formatCurve(tradeOffCurve(index, beta, read(f), calibration.clauseWeight), `${path.relative(process.cwd(), f)}, ${states[i]}`)}`));
+    }
+  }
   if (!args.includes('--dry-run')) {
     writeFit(calibration, cut, trainFiles, train.length, trainMetrics);
     console.log(`\nwrote ${path.relative(process.cwd(), OUT_FILE)}`);

@@ -150,6 +150,7 @@ export function toCatalogAgent(record: AgentRecord): CatalogAgent {
     description: record.description,
     vertical: record.vertical,
     capabilities: record.capabilities,
+    examples: record.examples,
     pricing: { model: record.pricingModel, basePrice: microsToUsd(record.basePriceMicroUsd) },
   };
 }

@@ -55,6 +55,7 @@ export function agentView(record: AgentRecord, callerScope: string | null): Reco
     description: record.description,
     vertical: record.vertical,
     capabilities: record.capabilities,
+    examples: record.examples,
     pricing: { model: record.pricingModel, basePrice: microsToUsd(record.basePriceMicroUsd) },
     scope: record.ownerAccountId === null ? 'global' : 'account',
     ...(owned ? { url: record.url, timeoutMs: record.timeoutMs } : {}),
@@ -149,7 +150,7 @@ export function agentRoutes(services: Services) {
         // Fail on the id before probing: a duplicate is cheaper to report than an unreachable agent.
         const existing = await store.getVisible(scope, body.id);
         if (existing !== null) throw agentAlreadyExists(body.id, existing.ownerAccountId === scope ? 'same_scope' : 'global');
-        await probeAgent(services.agentClient, body.url, allowPrivate, signal);
+        const probe = await probeAgent(services.agentClient, body.url, allowPrivate, signal);
         const result = await store.create({
           id: body.id,
           ownerAccountId: scope,
@@ -161,6 +162,8 @@ export function agentRoutes(services: Services) {
           pricingModel: body.pricing.model,
           basePriceMicroUsd: usdToMicros(body.pricing.basePrice),
           timeoutMs: body.timeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
+          // The owner's own list wins; otherwise what the agent's /info offers.
+          examples: body.examples ?? probe.info.examples ?? [],
         });
         if ('conflict' in result) throw agentAlreadyExists(body.id, result.conflict);
         await directory.changed(scope, body.id);
@@ -231,7 +234,10 @@ export function agentRoutes(services: Services) {
       handle: async ({ principal, params, body, signal }) => {
         const scope = scopeOf(principal);
         const current = await owned(principal, params.id!);
-        if (body.url !== undefined && body.url !== current.url) await probeAgent(services.agentClient, body.url, allowPrivate, signal);
+        const probe =
+          body.url !== undefined && body.url !== current.url ? await probeAgent(services.agentClient, body.url, allowPrivate, signal) : undefined;
+        // A new URL may be a new agent: its /info examples replace the old ones unless the PATCH sets them.
+        const examples = body.examples ?? probe?.info.examples;
         const patch: AgentPatch = {
           ...(body.name !== undefined ? { name: body.name } : {}),
           ...(body.description !== undefined ? { description: body.description } : {}),
@@ -240,6 +246,7 @@ export function agentRoutes(services: Services) {
           ...(body.capabilities !== undefined ? { capabilities: body.capabilities } : {}),
           ...(body.pricing !== undefined ? { pricingModel: body.pricing.model, basePriceMicroUsd: usdToMicros(body.pricing.basePrice) } : {}),
           ...(body.timeoutMs !== undefined ? { timeoutMs: body.timeoutMs } : {}),
+          ...(examples !== undefined ? { examples } : {}),
         };
         const updated = await store.update(scope, current.id, patch);
         if (updated === null) throw agentNotFound(current.id);

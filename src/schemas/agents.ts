@@ -1,6 +1,9 @@
 /** Request bodies of the agent endpoints (spec §2.2, §4.5, DESIGN §7). */
 import { Type, type Static } from '@sinclair/typebox';
 import { Name } from './common.js';
+import { MAX_EXAMPLE_LENGTH, MAX_EXAMPLES } from '../agents/examples.js';
+
+const AgentExamples = Type.Array(Type.String({ minLength: 1, maxLength: MAX_EXAMPLE_LENGTH, pattern: '\\S' }), { maxItems: MAX_EXAMPLES });
 
 /** Lowercase slug: letters and digits in runs joined by single hyphens or underscores. */
 export const AgentId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9]+(?:[-_][a-z0-9]+)*$' });
@@ -25,6 +28,8 @@ const AgentFields = {
   ),
   /** Budget per call sent as metadata.timeout; default 30000. */
   timeoutMs: Type.Integer({ minimum: 1000, maximum: 300_000 }),
+  /** Example requests for selection (docs/selection.md); limits in src/agents/examples.ts. */
+  examples: AgentExamples,
 };
 
 export const RegisterAgentBody = Type.Object(
@@ -37,6 +42,7 @@ export const RegisterAgentBody = Type.Object(
     capabilities: AgentFields.capabilities,
     pricing: AgentFields.pricing,
     timeoutMs: Type.Optional(AgentFields.timeoutMs),
+    examples: Type.Optional(AgentFields.examples),
   },
   { title: 'RegisterAgentBody', additionalProperties: false },
 );
@@ -51,6 +57,7 @@ export const UpdateAgentBody = Type.Object(
     capabilities: Type.Optional(AgentFields.capabilities),
     pricing: Type.Optional(AgentFields.pricing),
     timeoutMs: Type.Optional(AgentFields.timeoutMs),
+    examples: Type.Optional(AgentFields.examples),
   },
   { title: 'UpdateAgentBody', additionalProperties: false, minProperties: 1 },
 );

@@ -10,13 +10,20 @@ import type { CatalogAgent } from './types.js';
 import { sharedWordVectorTable, unitRow } from './word-vectors.js';
 import type { WordVectorTable } from './word-vectors.js';
 
-export const Field = { NAME: 0, CAPABILITIES: 1, VERTICAL: 2, DESCRIPTION: 3 } as const;
+export const Field = { NAME: 0, CAPABILITIES: 1, VERTICAL: 2, DESCRIPTION: 3, EXAMPLES: 4 } as const;
 export type Field = (typeof Field)[keyof typeof Field];
-export const FIELD_NAMES = ['name', 'capabilities', 'vertical', 'description'] as const;
+export const FIELD_NAMES = ['name', 'capabilities', 'vertical', 'description', 'examples'] as const;
 
-/** BM25F parameters; see the formula in score.ts. */
-export const FIELD_WEIGHT: readonly number[] = [2.5, 2.0, 1.5, 1.0];
-const FIELD_B: readonly number[] = [0.3, 0.3, 0, 0.6];
+/**
+ * BM25F parameters; see the formula in score.ts. Examples (the owner's sample requests) weigh as
+ * much as the description and are length-normalised hard (b = 0.75): twenty examples repeat the
+ * agent's words far more often than five do, without meaning the agent fits any better. Their
+ * average length is taken over the agents that have examples, so an agent without any does not
+ * make the others' look long or short.
+ */
+export const FIELD_WEIGHT: readonly number[] = [2.5, 2.0, 1.5, 1.0, 1.0];
+const FIELD_B: readonly number[] = [0.3, 0.3, 0, 0.6, 0.75];
+const FIELDS = FIELD_NAMES.length;
 export const K1 = 1.2;
 
 export interface Posting {
@@ -54,6 +61,16 @@ export interface CatalogIndex {
    * matrix (a zero row when none of its words is known); undefined without word vectors.
    */
   readonly meaning: DotKernel | undefined;
+  /** Unit meaning vector of every example of every agent, one row each; undefined without vectors. */
+  readonly examples: ExampleIndex | undefined;
+}
+
+/** The agents' examples as meaning vectors: agent a's are rows start[a] .. start[a + 1] − 1. */
+export interface ExampleIndex {
+  readonly vectors: DotKernel;
+  readonly start: Int32Array;
+  /** Row → the example's text (as the owner wrote it), for reasons. */
+  readonly texts: readonly string[];
 }
 
 /** The catalog words that have a word vector, and a memo of query words' nearest ones. */
@@ -99,6 +116,7 @@ function fieldTexts(agent: CatalogAgent): readonly string[] {
     agent.capabilities.join(' '),
     agent.vertical,
     agent.description,
+    (agent.examples ?? []).join(' \n '),
   ];
 }
 
@@ -121,7 +139,7 @@ export function buildCatalogIndex(agents: readonly CatalogAgent[], options: Cata
         length += 1;
         let counts = tf.get(s);
         if (counts === undefined) {
-          counts = [0, 0, 0, 0];
+          counts = new Array<number>(FIELDS).fill(0);
           tf.set(s, counts);
         }
         counts[field] = (counts[field] ?? 0) + 1;
@@ -132,9 +150,10 @@ export function buildCatalogIndex(agents: readonly CatalogAgent[], options: Cata
     fieldLengths.push(lengths);
   }
 
-  const avgLength = [0, 1, 2, 3].map((f) => {
+  const avgLength = FIELD_NAMES.map((_, f) => {
     const total = fieldLengths.reduce((sum, lengths) => sum + (lengths[f] ?? 0), 0);
-    return n === 0 ? 1 : Math.max(1, total / n);
+    const count = f === Field.EXAMPLES ? fieldLengths.filter((lengths) => (lengths[f] ?? 0) > 0).length : n;
+    return count === 0 ? 1 : Math.max(1, total / count);
   });
 
   const postings = new Map<string, Posting[]>();
@@ -195,7 +214,25 @@ export function buildCatalogIndex(agents: readonly CatalogAgent[], options: Cata
     semantic: table === undefined ? undefined : semanticIndex(table, words),
     wordVectors: table,
     meaning: table === undefined ? undefined : meaningKernel(table, agents),
+    examples: table === undefined ? undefined : exampleIndex(table, agents),
   };
+}
+
+/** One meaning vector per example (a zero row when none of its words is known). */
+function exampleIndex(table: WordVectorTable, agents: readonly CatalogAgent[]): ExampleIndex {
+  const start = new Int32Array(agents.length + 1);
+  const texts: string[] = [];
+  agents.forEach((agent, i) => {
+    start[i] = texts.length;
+    texts.push(...(agent.examples ?? []));
+  });
+  start[agents.length] = texts.length;
+  const vectors = createDotKernel(texts.length, table.dimensions);
+  texts.forEach((text, row) => {
+    const v = new TextVector(table).add(tokenize(text), Language.EN).unit();
+    if (v !== undefined) vectors.matrix.set(v, row * table.dimensions);
+  });
+  return { vectors, start, texts };
 }
 
 /** What each agent does, as one meaning vector per agent: its name and description. */

@@ -87,3 +87,39 @@ export function standout(index: CatalogIndex, meaning: Float64Array, eligible: r
   });
   return out;
 }
+
+/** Each agent's best-matching example for one meaning vector. */
+export interface ExampleMatches {
+  /** Cosine of the request with the agent's closest example; 0 for an agent without examples or outside `eligible`. */
+  readonly cosine: Float64Array;
+  /** Row of that example in the catalog's example index (catalog.ts); −1 when none. */
+  readonly row: Int32Array;
+  /** 1 for an eligible agent that has examples, else 0. */
+  readonly has: Float64Array;
+}
+
+/**
+ * The best match over each agent's examples: the request is compared with every example on its
+ * own, not with their average, so one example phrased like the request is enough.
+ */
+export function exampleSimilarities(index: CatalogIndex, query: Float32Array | undefined, eligible: readonly number[]): ExampleMatches {
+  const n = index.agents.length;
+  const cosine = new Float64Array(n);
+  const row = new Int32Array(n).fill(-1);
+  const has = new Float64Array(n);
+  const ex = index.examples;
+  if (ex === undefined || ex.vectors.rows === 0) return { cosine, row, has };
+  const all = new Float64Array(ex.vectors.rows);
+  if (query !== undefined) ex.vectors.dots(query, all);
+  for (const a of eligible) {
+    const from = ex.start[a] as number;
+    const to = ex.start[a + 1] as number;
+    if (to <= from) continue;
+    has[a] = 1;
+    let best = from;
+    for (let r = from + 1; r < to; r += 1) if ((all[r] as number) > (all[best] as number)) best = r;
+    cosine[a] = all[best] as number;
+    row[a] = best;
+  }
+  return { cosine, row, has };
+}

@@ -16,7 +16,8 @@ import { analyzeQuery, splitClauses } from './query.js';
 import type { AnalyzedQuery, TermGroup } from './query.js';
 import { CALIBRATION, logitAt, logitFloor, sigmoid, signalContext } from './calibration.js';
 import type { Calibration, SignalContext } from './calibration.js';
-import { meaningSimilarities, requestMeaning, standout } from './meaning.js';
+import { exampleSimilarities, meaningSimilarities, requestMeaning, standout } from './meaning.js';
+import type { ExampleMatches } from './meaning.js';
 import { agentRelevance, bestEvidence, computeEvidence, relevanceOf, reliabilityOf } from './score.js';
 import type { ScoringParams } from './score.js';
 import { SCORING } from './score.js';
@@ -83,6 +84,10 @@ interface Scored {
   /** Lexical relevance and meaning similarity, the main inputs of `relevance`. */
   readonly text: number;
   readonly meaning: number;
+  /** Cosine with the agent's closest example in that reading (0 without examples). */
+  readonly example: number;
+  /** Row of the agent's closest example (catalog.ts) in that reading; −1 without examples. */
+  readonly exampleRow: number;
   /** The clause whose reading gave `relevance`; undefined when the whole request did. */
   readonly clause: string | undefined;
   readonly reliability: number;
@@ -93,6 +98,8 @@ interface Scored {
 export interface SignalView {
   /** Text, meaning and standout per agent (0 for agents that did not pass the gate). */
   readonly signals: SignalContext;
+  /** Each agent's closest example in this reading. */
+  readonly examples: ExampleMatches;
   /** The clause's text; undefined for the whole request. */
   readonly clause: string | undefined;
 }
@@ -133,8 +140,12 @@ export function candidateSignals(
   const best = bestEvidence(ev, eligible);
   const text = new Float64Array(n);
   for (const a of ev.touched) if (status[a] === undefined) text[a] = agentRelevance(ev, a, best, params);
-  const meaning = meaningSimilarities(index, requestMeaning(index, request.query, analyzed.language, request.context), eligible);
-  const views: SignalView[] = [{ signals: signalContext(text, meaning, standout(index, meaning, eligible), eligible), clause: undefined }];
+  const wholeVector = requestMeaning(index, request.query, analyzed.language, request.context);
+  const meaning = meaningSimilarities(index, wholeVector, eligible);
+  const examples = exampleSimilarities(index, wholeVector, eligible);
+  const views: SignalView[] = [
+    { signals: signalContext(text, meaning, standout(index, meaning, eligible), eligible, examples), examples, clause: undefined },
+  ];
   const clauses = ev.clauseEvidence !== undefined && calibration.clauseWeight > 0 ? splitClauses(request.query) : [];
   clauses.slice(0, MAX_CLAUSE_VIEWS).forEach((clause, c) => {
     const clauseText = new Float64Array(n);
@@ -143,8 +154,14 @@ export function candidateSignals(
       const e = ce[c * n + a] ?? 0;
       if (e > 0 && status[a] === undefined) clauseText[a] = relevanceOf(e, best.clauses[c] ?? 0, params);
     }
-    const clauseMeaning = meaningSimilarities(index, requestMeaning(index, clause, analyzed.language), eligible);
-    views.push({ signals: signalContext(clauseText, clauseMeaning, standout(index, clauseMeaning, eligible), eligible), clause });
+    const clauseVector = requestMeaning(index, clause, analyzed.language);
+    const clauseMeaning = meaningSimilarities(index, clauseVector, eligible);
+    const clauseExamples = exampleSimilarities(index, clauseVector, eligible);
+    views.push({
+      signals: signalContext(clauseText, clauseMeaning, standout(index, clauseMeaning, eligible), eligible, clauseExamples),
+      examples: clauseExamples,
+      clause,
+    });
   });
   return { criteria, status, eligible, views, matches: ev.matches };
 }
@@ -211,6 +228,8 @@ function score(
       relevance,
       text: view?.signals.text[i] ?? 0,
       meaning: view?.signals.meaning[i] ?? 0,
+      example: view?.signals.example[i] ?? 0,
+      exampleRow: view?.examples.row[i] ?? -1,
       clause: best?.view.clause,
       reliability,
       confidence,
@@ -243,12 +262,19 @@ function round(x: number): number {
   return Math.round(x * 1e4) / 1e4;
 }
 
-const NO_MATCHES: FieldMatches = { name: [], capabilities: [], vertical: [], description: [] };
+const NO_MATCHES: FieldMatches = { name: [], capabilities: [], vertical: [], description: [], examples: [] };
 
 function fieldMatches(perField: string[][] | undefined): FieldMatches {
   if (perField === undefined) return NO_MATCHES;
-  const [name = [], capabilities = [], vertical = [], description = []] = perField;
-  return { name, capabilities, vertical, description };
+  const [name = [], capabilities = [], vertical = [], description = [], examples = []] = perField;
+  return { name, capabilities, vertical, description, examples };
+}
+
+/** Reasons quote at most this much of an example; the whole text is in `signals.matchedExample`. */
+const QUOTED_EXAMPLE_LENGTH = 120;
+
+function quote(text: string): string {
+  return text.length <= QUOTED_EXAMPLE_LENGTH ? text : `${text.slice(0, QUOTED_EXAMPLE_LENGTH - 1)}…`;
 }
 
 /** Like selectAgents, and explains the outcome for every agent of the catalog. */
@@ -271,11 +297,14 @@ export function previewSelection(
       const words = m[label];
       if (words.length > 0) reasons.push(`matched in ${label}: ${words.join(', ')}`);
     }
+    const exampleText = s.exampleRow >= 0 ? index.examples?.texts[s.exampleRow] : undefined;
+    const exampleCosine = s.exampleRow >= 0 && s.status === undefined ? s.example : undefined;
     if (s.status === undefined) {
       reasons.push(
         `text relevance ${s.text.toFixed(3)}, meaning similarity ${s.meaning.toFixed(3)}` +
           (s.clause !== undefined ? ` for the part "${s.clause.trim()}"` : ''),
       );
+      if (exampleText !== undefined) reasons.push(`closest example (similarity ${s.example.toFixed(3)}): "${quote(exampleText)}"`);
     }
     let status: CandidateStatus;
     if (s.status !== undefined) {
@@ -299,7 +328,13 @@ export function previewSelection(
       confidence: round(s.confidence),
       relevance: round(s.relevance),
       reliability: round(s.reliability),
-      signals: { text: round(s.text), meaning: round(s.meaning), clause: s.clause?.trim() ?? null },
+      signals: {
+        text: round(s.text),
+        meaning: round(s.meaning),
+        example: exampleCosine !== undefined ? round(exampleCosine) : null,
+        matchedExample: exampleCosine !== undefined ? (exampleText ?? null) : null,
+        clause: s.clause?.trim() ?? null,
+      },
       matches: m,
       reasons,
     });

@@ -12,6 +12,8 @@ export interface CatalogAgent {
   readonly description: string;
   readonly vertical: string;
   readonly capabilities: readonly string[];
+  /** Example requests the agent handles (its owner's words); absent or empty when none. */
+  readonly examples?: readonly string[];
   readonly pricing?: AgentPricing;
 }
 
@@ -65,6 +67,7 @@ export interface FieldMatches {
   readonly capabilities: readonly string[];
   readonly vertical: readonly string[];
   readonly description: readonly string[];
+  readonly examples: readonly string[];
 }
 
 export interface CandidateSignalsView {
@@ -72,6 +75,10 @@ export interface CandidateSignalsView {
   readonly text: number;
   /** Cosine of the request's and the agent's meaning vectors (dense.ts), about −0.2..1. */
   readonly meaning: number;
+  /** Cosine with the agent's closest example request; null for an agent without examples. */
+  readonly example: number | null;
+  /** That example's text; null for an agent without examples. */
+  readonly matchedExample: string | null;
   /** The clause of the request this agent was scored on; null when on the whole request. */
   readonly clause: string | null;
 }

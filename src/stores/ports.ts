@@ -129,6 +129,8 @@ export interface AgentRecord {
   readonly basePriceMicroUsd: number;
   /** The agent's call budget, sent as metadata.timeout (1000–300000). */
   readonly timeoutMs: number;
+  /** Example requests the agent handles, for selection (0–20, each 1–500 characters). */
+  readonly examples: readonly string[];
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

@@ -57,6 +57,7 @@ const record: AgentRecord = {
   pricingModel: 'per_execution',
   basePriceMicroUsd: 40_000,
   timeoutMs: 30_000,
+  examples: [],
   createdAt: new Date(0),
   updatedAt: new Date(0),
 };

@@ -25,6 +25,7 @@ function agent(id: string, owner: string | null, overrides: Partial<NewAgent> = 
     pricingModel: 'per_execution',
     basePriceMicroUsd: 40_000,
     timeoutMs: 30_000,
+    examples: [],
     ...overrides,
   };
 }

@@ -6,7 +6,7 @@ import { SIGNALS } from '../../src/selection/calibration.js';
 import { buildCatalogIndex } from '../../src/selection/index.js';
 import type { LabeledQuery } from '../../src/selection/index.js';
 import { packageRoot } from '../../src/paths.js';
-import { fitCalibration, fitLogistic, samplesOf, tradeOffCurve } from '../../bench/selection-fit.js';
+import { exampleCatalogs, fitCalibration, fitLogistic, samplesOf, tradeOffCurve } from '../../bench/selection-fit.js';
 import { loadDataset } from '../../bench/selection-eval.js';
 
 t.test('logistic regression recovers the weights that generated the labels', async (t) => {
@@ -31,7 +31,7 @@ t.test('the committed calibration is what the fitting script produces from its t
   const files = [...header.matchAll(/([\w./-]+\.json) \(sha256/g)].map((m) => path.resolve(packageRoot, m[1] ?? ''));
   t.ok(files.length > 0, `training files named in calibration-fit.ts: ${files.join(', ')}`);
   const train = files.flatMap((f) => JSON.parse(readFileSync(f, 'utf8')) as LabeledQuery[]);
-  const { calibration } = fitCalibration(buildCatalogIndex(loadDataset().agents), train);
+  const { calibration } = fitCalibration(exampleCatalogs(loadDataset().agents), train);
   for (const s of SIGNALS) t.ok(Math.abs(calibration.weights[s] - FITTED_CALIBRATION.weights[s]) < 1e-3, `${s} ${calibration.weights[s]}`);
   t.ok(Math.abs(calibration.bias - FITTED_CALIBRATION.bias) < 1e-3, 'bias');
   t.equal(calibration.clauseWeight, FITTED_CALIBRATION.clauseWeight);

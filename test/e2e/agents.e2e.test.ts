@@ -3,7 +3,7 @@
  * in embedded mode and mock agents on 127.0.0.1 (BATON_ALLOW_PRIVATE_URLS=true).
  */
 import t from 'tap';
-import { startMockAgentFleet, type MockAgent } from '../fixtures/mock-agent-fleet.js';
+import { startMockAgent, startMockAgentFleet, type MockAgent, type MockAgentInfo } from '../fixtures/mock-agent-fleet.js';
 import { ADMIN_TOKEN, api, createAccountWithKey, startServer, type ApiResponse } from '../helpers/server.js';
 
 const server = await startServer(t, { mode: 'embedded' });
@@ -247,4 +247,64 @@ t.test('the preview explains every candidate with scores, a status and reasons',
   t.type(top.relevance, 'number');
   t.ok((top.reasons as string[]).some((r) => r.includes('glacier')));
   t.ok(candidates.slice(1).every((c) => c.selected === false));
+});
+
+t.test('examples: accepted at registration and PATCH, shown in GET, validated, and named by the preview', async (t) => {
+  const { key } = await account();
+  const b = body({
+    name: 'Fjord Kayak Guide',
+    description: 'Guided sea kayak trips.',
+    capabilities: ['kayak-trips'],
+    vertical: 'outdoors',
+    examples: ['Book a half-day paddle along the Geirangerfjord for two beginners'],
+  });
+  const created = await api(server, 'POST', '/v1/agents', { key, body: b });
+  t.equal(created.status, 201);
+  t.same(created.body.examples, ['Book a half-day paddle along the Geirangerfjord for two beginners']);
+  const preview = await api(server, 'POST', '/v1/agents/selection-preview', {
+    key,
+    body: { query: 'paddle along the Geirangerfjord with a beginner', selectionCriteria: { maxAgents: 1 } },
+  });
+  const top = (preview.body.candidates as Array<Record<string, unknown>>)[0]!;
+  t.equal(top.id, b.id);
+  t.ok((top.reasons as string[]).some((r) => r.startsWith('closest example') && r.includes('Geirangerfjord')), JSON.stringify(top.reasons));
+  t.match(top.signals, { matchedExample: 'Book a half-day paddle along the Geirangerfjord for two beginners' });
+  t.ok((top.matches as { examples: string[] }).examples.length > 0);
+
+  const patched = await api(server, 'PATCH', `/v1/agents/${b.id}`, { key, body: { examples: ['Rent a kayak in Bergen'] } });
+  t.equal(patched.status, 200);
+  t.same(patched.body.examples, ['Rent a kayak in Bergen']);
+  t.same((await api(server, 'GET', `/v1/agents/${b.id}`, { key })).body.examples, ['Rent a kayak in Bergen']);
+  t.same((await api(server, 'PATCH', `/v1/agents/${b.id}`, { key, body: { name: 'Fjord Guide' } })).body.examples, ['Rent a kayak in Bergen']);
+
+  const bad: Array<[unknown, RegExp]> = [
+    [Array.from({ length: 21 }, (_, i) => `example ${i}`), /^examples/],
+    [['x'.repeat(501)], /^examples\/0|^examples\.0/],
+    [[''], /^examples\/0|^examples\.0/],
+    [['   '], /^examples\/0|^examples\.0/],
+    ['one string', /^examples/],
+  ];
+  for (const [examples, field] of bad) {
+    const res = await api(server, 'POST', '/v1/agents', { key, body: body({ examples }) });
+    t.equal(res.status, 400, JSON.stringify(examples).slice(0, 40));
+    t.equal(res.body.error, 'INVALID_REQUEST');
+    t.match(res.body.field, field);
+  }
+  t.equal((await api(server, 'PATCH', `/v1/agents/${b.id}`, { key, body: { examples: [''] } })).status, 400);
+});
+
+t.test('examples are read from /info (an examples array and A2A-style skills) when registration gives none', async (t) => {
+  const agent = await startMockAgent({
+    info: {
+      examples: ['Summarise this tide table', 42, ''],
+      skills: [{ name: 'tides', description: 'tide forecasts', examples: ['When is high tide in Brest tomorrow?', 'Summarise this tide table'] }],
+    } as unknown as Partial<MockAgentInfo>,
+  });
+  t.teardown(() => agent.close());
+  const { key } = await account();
+  const res = await api(server, 'POST', '/v1/agents', { key, body: body({ url: agent.url }) });
+  t.equal(res.status, 201);
+  t.same(res.body.examples, ['Summarise this tide table', 'When is high tide in Brest tomorrow?']);
+  const own = await api(server, 'POST', '/v1/agents', { key, body: body({ url: agent.url, examples: ['Only mine'] }) });
+  t.same(own.body.examples, ['Only mine']);
 });

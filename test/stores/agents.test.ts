@@ -15,6 +15,7 @@ function agent(id: string, ownerAccountId: string | null, overrides: Partial<New
     pricingModel: 'per_execution',
     basePriceMicroUsd: 40_000,
     timeoutMs: 30_000,
+    examples: [],
     ...overrides,
   };
 }
@@ -56,6 +57,18 @@ for (const kind of durableKinds()) {
       if (!('created' in res)) throw new Error('not created');
       t.equal(res.created.basePriceMicroUsd, 1_234_567);
       t.same(res.created.capabilities, ['Invoice-Extraction', 'ocr']);
+    });
+
+    t.test('examples are stored in order, kept by an unrelated update and replaced (or emptied) by one that sets them', async (t) => {
+      const res = await agents.create(agent('exampled', a.id, { examples: ['Read this invoice', 'Totals from a bill, please'] }));
+      if (!('created' in res)) throw new Error('not created');
+      t.same(res.created.examples, ['Read this invoice', 'Totals from a bill, please']);
+      t.same((await agents.update(a.id, 'exampled', { name: 'Renamed' }))?.examples, ['Read this invoice', 'Totals from a bill, please']);
+      t.same((await agents.update(a.id, 'exampled', { examples: ['Only this one'] }))?.examples, ['Only this one']);
+      t.same((await agents.update(a.id, 'exampled', { examples: [] }))?.examples, []);
+      t.same((await agents.getOwned(a.id, 'exampled'))?.examples, []);
+      const plain = await agents.create(agent('plain', a.id));
+      t.same('created' in plain ? plain.created.examples : undefined, []);
     });
 
     t.test('listing pages through visible agents with filters and an opaque cursor', async (t) => {

@@ -10,6 +10,7 @@ import { createOutboundDispatcher } from '../../outbound/dispatcher.js';
 import type { Resolver } from '../../outbound/dispatcher.js';
 import { checkUrlSyntax, isUrlNotAllowedError } from '../../outbound/url-policy.js';
 import type { UrlNotAllowedReason } from '../../outbound/url-policy.js';
+import { examplesFromInfo } from '../examples.js';
 import { CallDeadline } from './deadline.js';
 import type {
   AgentCallFailure,
@@ -179,7 +180,9 @@ function getInfo(ctx: CallContext, baseUrl: string, options: ProbeOptions): Prom
 }
 
 function pickInfo(body: AgentInfo): AgentInfo {
+  const examples = examplesFromInfo(body);
   return {
+    ...(examples.length > 0 ? { examples } : {}),
     id: body.id,
     name: body.name,
     description: body.description,

@@ -22,7 +22,8 @@ export const AgentInfoSchema = Type.Object({
     basePrice: NonNegative,
   }),
 });
-export type AgentInfo = Static<typeof AgentInfoSchema>;
+/** `examples`: what the agent offers for selection, read leniently (src/agents/examples.ts); absent when none. */
+export type AgentInfo = Static<typeof AgentInfoSchema> & { readonly examples?: readonly string[] };
 
 export const AgentHealthSchema = Type.Object({
   status: Type.String({ maxLength: 64 }),
