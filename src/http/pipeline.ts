@@ -21,6 +21,7 @@ import { isJsonContentType, parseJsonBody, readBody, type BodyLimits } from './b
 import { writeResponse, type ResponseState } from './respond.js';
 import type { Reply, RequestContext, Route } from './route.js';
 import { UwsSseSink, type SseSink } from './sse-sink.js';
+import { assertStorableBody, assertStorableParam, assertStorableQuery } from './storable-text.js';
 import { isStoreUnavailable } from './unavailable.js';
 
 export interface UsageSink {
@@ -144,16 +145,25 @@ async function run(
     // Every request of a known key counts, a refused permission included (DESIGN §10).
     if (deps.gate !== null && principal.kind === 'key') exchange.extraHeaders = await deps.gate.admit(principal);
     deps.authenticator.checkPermission(route.access, principal);
-    let body: unknown = bytes === null ? undefined : parseJsonBody(bytes);
-    if (route.body !== undefined) body = route.body.parse(body);
+    // Every id, query value and body string is checked here, once, for text no store can keep
+    // (NUL, lone surrogates): 400 naming the field rather than a 500 from Postgres.
     const params: Record<string, string> = {};
-    for (let i = 0; i < paramNames.length; i++) params[paramNames[i]!] = decodeParam(paramNames[i]!, rawParams[i]!);
+    for (let i = 0; i < paramNames.length; i++) {
+      const name = paramNames[i]!;
+      params[name] = decodeParam(name, rawParams[i]!);
+      assertStorableParam(name, params[name]);
+    }
+    const searchParams = new URLSearchParams(query);
+    for (const [name, value] of searchParams) assertStorableQuery(name, value);
+    let body: unknown = bytes === null ? undefined : parseJsonBody(bytes);
+    assertStorableBody(body);
+    if (route.body !== undefined) body = route.body.parse(body);
     const ctx: RequestContext = {
       requestId: exchange.requestId,
       method,
       path,
       params,
-      query: new URLSearchParams(query),
+      query: searchParams,
       headers,
       clientAddress,
       principal,
