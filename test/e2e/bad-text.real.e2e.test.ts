@@ -38,10 +38,10 @@ if (!realServersAvailable()) {
     });
   }
 
-  t.test('ordinary Unicode (pairs, accents, other control characters) is still accepted', async (t) => {
-    const res = await raw('POST', '/v1/api-keys', '{"name":"clé 😀 \\u0001","permissions":["*"]}');
+  t.test('ordinary Unicode (pairs, accents) is still accepted', async (t) => {
+    const res = await raw('POST', '/v1/api-keys', '{"name":"clé 😀","permissions":["*"]}');
     t.equal(res.status, 201, res.text);
-    t.equal(res.body.name, 'clé 😀 \u0001');
+    t.equal(res.body.name, "clé 😀");
   });
 
   t.test('nothing on the way answered 500', async (t) => {
