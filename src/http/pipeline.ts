@@ -17,7 +17,8 @@ import {
 import type { Logger } from '../log.js';
 import type { UsageEntry } from '../stores/ports.js';
 import { nextRequestId } from './request-id.js';
-import { isJsonContentType, parseJsonBody, readBody, type BodyLimits } from './body.js';
+import { hasConflictingContentLength } from './framing.js';
+import { isJsonContentType, leavesConnectionReusable, parseJsonBody, readBody, type BodyLimits } from './body.js';
 import { writeResponse, type ResponseState } from './respond.js';
 import type { Reply, RequestContext, Route } from './route.js';
 import { UwsSseSink, type SseSink } from './sse-sink.js';
@@ -94,6 +95,12 @@ export function routeHandler(route: Route, deps: PipelineDeps): (res: HttpRespon
     const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
     const clientAddress = resolveClientAddress(peer, headers['x-forwarded-for']!, deps.trustedProxies);
 
+    if (hasConflictingContentLength(req)) {
+      // The body's end is unknown, so nothing after it on this connection can be trusted: close.
+      const error = invalidRequest('Content-Length', 'Request has conflicting Content-Length values (RFC 9112 §6.3)');
+      finish(exchange, deps, { route, method: methodName, path, clientAddress }, null, errorReply(error), true);
+      return;
+    }
     let body: Promise<Buffer> | null = null;
     if (hasBody) {
       const type = headers['content-type']!;
@@ -131,8 +138,9 @@ async function run(
       try {
         bytes = await bodyBytes;
       } catch (error) {
-        // Size and time failures leave unread bytes on the socket: close it after answering.
-        closeAfter = true;
+        // A slow body (408), or an oversized one that never ended, leaves unread bytes on the
+        // socket: close it after answering. An oversized body read to its end leaves it clean.
+        closeAfter = !leavesConnectionReusable(error);
         throw error;
       }
     }
