@@ -17,7 +17,7 @@ import {
 import type { Logger } from '../log.js';
 import type { UsageEntry } from '../stores/ports.js';
 import { nextRequestId } from './request-id.js';
-import { hasConflictingContentLength } from './framing.js';
+import { contentLengthConflict } from './framing.js';
 import { isJsonContentType, leavesConnectionReusable, parseJsonBody, readBody, type BodyLimits } from './body.js';
 import { writeResponse, type ResponseState } from './respond.js';
 import type { Reply, RequestContext, Route } from './route.js';
@@ -95,7 +95,14 @@ export function routeHandler(route: Route, deps: PipelineDeps): (res: HttpRespon
     const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
     const clientAddress = resolveClientAddress(peer, headers['x-forwarded-for']!, deps.trustedProxies);
 
-    if (hasConflictingContentLength(req)) {
+    const conflict = contentLengthConflict(req);
+    if (conflict === 'first-smaller') {
+      // A 400 would still let uWS run the request hidden in the body's tail: drop the connection.
+      exchange.aborted = true;
+      res.close();
+      return;
+    }
+    if (conflict === 'first-largest') {
       // The body's end is unknown, so nothing after it on this connection can be trusted: close.
       const error = invalidRequest('Content-Length', 'Request has conflicting Content-Length values (RFC 9112 §6.3)');
       finish(exchange, deps, { route, method: methodName, path, clientAddress }, null, errorReply(error), true);
