@@ -26,7 +26,7 @@ export interface AggregateRequest {
 
 export type AggregatorMessage = AggregateRequest;
 
-export function aggregatorActor(directory: Pick<AgentDirectory, 'execute'>) {
+export function aggregatorActor(directory: Pick<AgentDirectory, 'execute' | 'visible'>) {
   return defineActor<null, AggregatorMessage>({
     init: () => null,
     handle: async (state, msg, kit) => {
@@ -37,7 +37,7 @@ export function aggregatorActor(directory: Pick<AgentDirectory, 'execute'>) {
   });
 }
 
-async function run(directory: Pick<AgentDirectory, 'execute'>, msg: AggregateRequest): Promise<ExecutionMessage> {
+async function run(directory: Pick<AgentDirectory, 'execute' | 'visible'>, msg: AggregateRequest): Promise<ExecutionMessage> {
   if (msg.strategy !== 'custom' || msg.customAggregator === null) {
     const strategy = msg.strategy === 'custom' ? 'merge' : msg.strategy;
     return { type: 'execution.aggregated', result: aggregate(strategy, msg.results), error: null, reportedMicros: null, succeeded: true };
@@ -56,7 +56,10 @@ async function run(directory: Pick<AgentDirectory, 'execute'>, msg: AggregateReq
       type: 'execution.aggregated',
       result: fromCustomAggregator(msg.customAggregator, outcome.result, msg.results),
       error: null,
-      reportedMicros: usdToMicros(outcome.metadata.cost),
+      // No reported cost: the aggregator's base price stands in (DESIGN §14), as for any agent.
+      reportedMicros: outcome.metadata.cost === null
+        ? basePriceMicros(directory, msg.accountId, msg.customAggregator)
+        : usdToMicros(outcome.metadata.cost),
       succeeded: true,
     };
   }
@@ -68,4 +71,9 @@ async function run(directory: Pick<AgentDirectory, 'execute'>, msg: AggregateReq
     reportedMicros: reported,
     succeeded: false,
   };
+}
+
+/** The agent's registered base price in micro-USD (0 if it was removed meanwhile). */
+function basePriceMicros(directory: Pick<AgentDirectory, 'visible'>, accountId: string, agentId: string): number {
+  return directory.visible(accountId, agentId)?.basePriceMicroUsd ?? 0;
 }

@@ -32,7 +32,7 @@ export interface ExecutionEvents {
 }
 
 export interface ExecutionDeps {
-  readonly directory: Pick<AgentDirectory, 'execute'>;
+  readonly directory: Pick<AgentDirectory, 'execute' | 'visible'>;
   readonly executions: Pick<ExecutionStore, 'transition' | 'updateProgress' | 'getById'>;
   readonly events: ExecutionEvents;
   readonly logger: KitLogger;
@@ -256,6 +256,7 @@ function chargeOf(state: State, agentId: string, outcome: AgentCallOutcome): Age
   // A refusal by the actor (circuit open, queue full) sent nothing to the agent: nothing is owed.
   if (!outcome.ok && 'rejected' in outcome) return null;
   const basePriceMicros = state.record.selectedAgents.find((a) => a.id === agentId)?.estimatedCostMicros ?? 0;
+  // A success without a reported cost (metadata.cost null) is charged its base price by chargeMicros.
   const reported = outcome.ok ? outcome.metadata.cost : 'cost' in outcome && typeof outcome.cost === 'number' ? outcome.cost : null;
   return { agentId, succeeded: outcome.ok, reportedMicros: reported === null ? null : usdToMicros(reported), basePriceMicros };
 }

@@ -17,10 +17,12 @@ import {
 import type { Logger } from '../log.js';
 import type { UsageEntry } from '../stores/ports.js';
 import { nextRequestId } from './request-id.js';
-import { isJsonContentType, parseJsonBody, readBody, type BodyLimits } from './body.js';
+import { contentLengthConflict } from './framing.js';
+import { isJsonContentType, leavesConnectionReusable, parseJsonBody, readBody, type BodyLimits } from './body.js';
 import { writeResponse, type ResponseState } from './respond.js';
 import type { Reply, RequestContext, Route } from './route.js';
 import { UwsSseSink, type SseSink } from './sse-sink.js';
+import { assertStorableBody, assertStorableParam, assertStorableQuery } from './storable-text.js';
 import { isStoreUnavailable } from './unavailable.js';
 
 export interface UsageSink {
@@ -93,6 +95,19 @@ export function routeHandler(route: Route, deps: PipelineDeps): (res: HttpRespon
     const peer = Buffer.from(res.getRemoteAddressAsText()).toString();
     const clientAddress = resolveClientAddress(peer, headers['x-forwarded-for']!, deps.trustedProxies);
 
+    const conflict = contentLengthConflict(req);
+    if (conflict === 'first-smaller') {
+      // A 400 would still let uWS run the request hidden in the body's tail: drop the connection.
+      exchange.aborted = true;
+      res.close();
+      return;
+    }
+    if (conflict === 'first-largest') {
+      // The body's end is unknown, so nothing after it on this connection can be trusted: close.
+      const error = invalidRequest('Content-Length', 'Request has conflicting Content-Length values (RFC 9112 §6.3)');
+      finish(exchange, deps, { route, method: methodName, path, clientAddress }, null, errorReply(error), true);
+      return;
+    }
     let body: Promise<Buffer> | null = null;
     if (hasBody) {
       const type = headers['content-type']!;
@@ -130,8 +145,9 @@ async function run(
       try {
         bytes = await bodyBytes;
       } catch (error) {
-        // Size and time failures leave unread bytes on the socket: close it after answering.
-        closeAfter = true;
+        // A slow body (408), or an oversized one that never ended, leaves unread bytes on the
+        // socket: close it after answering. An oversized body read to its end leaves it clean.
+        closeAfter = !leavesConnectionReusable(error);
         throw error;
       }
     }
@@ -144,16 +160,25 @@ async function run(
     // Every request of a known key counts, a refused permission included (DESIGN §10).
     if (deps.gate !== null && principal.kind === 'key') exchange.extraHeaders = await deps.gate.admit(principal);
     deps.authenticator.checkPermission(route.access, principal);
-    let body: unknown = bytes === null ? undefined : parseJsonBody(bytes);
-    if (route.body !== undefined) body = route.body.parse(body);
+    // Every id, query value and body string is checked here, once, for text no store can keep
+    // (NUL, lone surrogates): 400 naming the field rather than a 500 from Postgres.
     const params: Record<string, string> = {};
-    for (let i = 0; i < paramNames.length; i++) params[paramNames[i]!] = decodeParam(paramNames[i]!, rawParams[i]!);
+    for (let i = 0; i < paramNames.length; i++) {
+      const name = paramNames[i]!;
+      params[name] = decodeParam(name, rawParams[i]!);
+      assertStorableParam(name, params[name]);
+    }
+    const searchParams = new URLSearchParams(query);
+    for (const [name, value] of searchParams) assertStorableQuery(name, value);
+    let body: unknown = bytes === null ? undefined : parseJsonBody(bytes);
+    assertStorableBody(body);
+    if (route.body !== undefined) body = route.body.parse(body);
     const ctx: RequestContext = {
       requestId: exchange.requestId,
       method,
       path,
       params,
-      query: new URLSearchParams(query),
+      query: searchParams,
       headers,
       clientAddress,
       principal,

@@ -1,15 +1,17 @@
 /**
  * Aggregation strategies (DESIGN §7): turn the agents' results into one `result { summary,
- * details }`. Every strategy lists every agent under its own id in `details` (its output, or
- * `{ error: { code, message } }` when it failed), so a client finds any agent's part in the same
- * place whatever the strategy; what a strategy adds (the chosen agent, the vote tally, the
- * aggregator's answer) goes under the reserved key `_aggregation`.
+ * details }`. merge, best and custom list every agent under its own id in `details` (its output,
+ * or `{ error: { code, message } }` when it failed); what a strategy adds (the chosen agent, the
+ * aggregator's answer) goes under the reserved key `_aggregation`. vote is the exception: a caller
+ * who asked for a vote reads the voted values first, so they are the top of `details` and the
+ * per-agent outputs move under `_aggregation.agents`, beside the tally.
  *
  * - merge (default): every output under its agent id; the summary joins each agent's summary.
  * - best: only the output of the highest-confidence agent that succeeded (ties: selection order).
  * - vote: per top-level field of the agents' result objects, the value most agents returned
  *   (plurality); ties go to the value whose agents have the greater summed confidence, then the
- *   single most confident agent, then selection order. The tally is in details.
+ *   single most confident agent, then selection order. The winners are `details`' own fields; the
+ *   tally and every agent's output are under `details._aggregation`.
  * - custom: the call to the aggregator agent is the actor's; `customAggregatorInput` builds what
  *   it receives and `fromCustomAggregator` shapes what it returns.
  */
@@ -103,9 +105,14 @@ export function voteResults(results: readonly AgentRunResult[]): AggregatedResul
     text ??
     `Vote of ${voters.length} agent${voters.length === 1 ? '' : 's'}: ` +
       [...byField].map(([field, vote]) => `${field} = ${clip(JSON.stringify(vote.winner) ?? 'null', 200)} (${vote.tally[0]?.votes ?? 0}/${vote.voters})`).join('; ');
+  // A voted field that happens to be named `_aggregation` stays only in the tally: the key is reserved.
+  const voted = Object.fromEntries(Object.entries(winner).filter(([field]) => field !== AGGREGATION_KEY));
   return {
     summary: withFailureNote(summary, results),
-    details: withAggregation(results, { strategy: 'vote', voters: voters.length, result: winner, tally }),
+    details: {
+      ...voted,
+      [AGGREGATION_KEY]: { strategy: 'vote', voters: voters.length, agents: agentDetails(results), tally },
+    },
   };
 }
 

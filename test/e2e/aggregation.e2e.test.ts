@@ -64,9 +64,14 @@ t.test('vote takes the majority value per field and shows the tally', async (t) 
   const done = await run(key, { query: 'classify the sentiment', aggregationStrategy: 'vote' });
   t.equal(done.status, 'COMPLETED');
   const details = (done.result as { details: Json }).details;
-  t.match(JSON.stringify(details._aggregation), /positive/);
-  t.match(details._aggregation, { strategy: 'vote' });
-  t.match(JSON.stringify(done.result), /"label":"positive"/);
+  t.equal(details.label, 'positive', 'the voted value is at the top of details');
+  t.same(Object.keys(details), ['label', '_aggregation']);
+  t.match(details._aggregation, {
+    strategy: 'vote',
+    voters: 3,
+    agents: { v1: { label: 'positive' }, v2: { label: 'positive' }, v3: { label: 'negative' } },
+    tally: { label: { winner: 'positive', voters: 3, majority: true } },
+  });
 });
 
 t.test('custom hands every output to the aggregator agent and uses its answer', async (t) => {

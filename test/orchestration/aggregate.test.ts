@@ -56,8 +56,11 @@ t.test('vote takes the value most agents returned for each field, with the tally
     ok('b', { label: 'spam', score: 2 }),
     ok('c', { label: 'ham', score: 2 }),
   ]);
-  const aggregation = result.details[AGGREGATION_KEY] as { result: Record<string, unknown>; tally: Record<string, FieldVote> };
-  t.same(aggregation.result, { label: 'spam', score: 2 });
+  const aggregation = result.details[AGGREGATION_KEY] as { agents: Record<string, unknown>; tally: Record<string, FieldVote> };
+  t.same(Object.keys(result.details), ['label', 'score', AGGREGATION_KEY], 'the voted values come first, at the top of details');
+  t.equal(result.details.label, 'spam');
+  t.equal(result.details.score, 2);
+  t.same(aggregation.agents, { a: { label: 'spam', score: 1 }, b: { label: 'spam', score: 2 }, c: { label: 'ham', score: 2 } });
   t.same(aggregation.tally.label?.tally, [
     { value: 'spam', votes: 2, confidence: 1.6, agents: ['a', 'b'] },
     { value: 'ham', votes: 1, confidence: 0.8, agents: ['c'] },
@@ -100,10 +103,30 @@ t.test('vote uses the winning summary field as the summary', async (t) => {
   t.equal(result.summary, 'Yes');
 });
 
-t.test('vote ignores failed agents but lists them', async (t) => {
+t.test('vote ignores failed agents but lists them beside the tally', async (t) => {
   const result = aggregate('vote', [ok('a', { label: 'x' }), fail('b')]);
-  t.same(result.details.b, { error: { code: 'AGENT_ERROR', message: 'boom' } });
-  t.match(result.details[AGGREGATION_KEY], { voters: 1 });
+  t.same(result.details, {
+    label: 'x',
+    [AGGREGATION_KEY]: {
+      strategy: 'vote',
+      voters: 1,
+      agents: { a: { label: 'x' }, b: { error: { code: 'AGENT_ERROR', message: 'boom' } } },
+      tally: { label: { winner: 'x', voters: 1, majority: true, tieBrokenBy: null, tally: [{ value: 'x', votes: 1, confidence: 0.8, agents: ['a'] }] } },
+    },
+  });
+});
+
+t.test('vote keeps a field named like the reserved key out of the top of details', async (t) => {
+  const result = aggregate('vote', [ok('a', { _aggregation: 'sneaky', label: 'x' }), ok('b', { label: 'x' })]);
+  t.equal(result.details.label, 'x');
+  t.match(result.details[AGGREGATION_KEY], { strategy: 'vote', tally: { _aggregation: { winner: 'sneaky' } } });
+});
+
+t.test('a voted field named __proto__ stays an ordinary key in details', async (t) => {
+  const output = JSON.parse('{"__proto__":{"polluted":true}}') as Record<string, unknown>;
+  const result = aggregate('vote', [ok('a', output), ok('b', output)]);
+  t.ok(Object.hasOwn(result.details, '__proto__'));
+  t.equal(Object.getPrototypeOf(result.details), Object.prototype);
 });
 
 t.test('custom gives the aggregator every output, every failure and the query', async (t) => {

@@ -18,6 +18,7 @@ import type {
   ExecuteOutcome,
   HealthOutcome,
   InfoOutcome,
+  SuccessMetadata,
 } from './outcome.js';
 import {
   describeErrors,
@@ -27,7 +28,7 @@ import {
   validateInfo,
   validateStreamChunk,
 } from './schemas.js';
-import type { AgentInfo, ExecuteRequest } from './schemas.js';
+import type { AgentInfo, ExecuteMetadata, ExecuteRequest } from './schemas.js';
 import { SseDecoder } from './sse.js';
 
 /** Default cap on a response body (and on a whole event stream). */
@@ -231,21 +232,31 @@ async function execute(
 /** Success body → ok; failure body (any status) → agent_error with its cost; else the mismatch. */
 function interpretExecuteBody(status: number, body: unknown, streamed: boolean, startedMs: number): ExecuteOutcome {
   if (isSuccess(status) && validateExecuteSuccess(body)) {
-    return {
-      ok: true,
-      status,
-      result: body.result,
-      metadata: body.metadata,
-      streamed,
-      durationMs: performance.now() - startedMs,
-    };
+    const durationMs = performance.now() - startedMs;
+    return { ok: true, status, result: body.result, metadata: successMetadata(body.metadata, durationMs), streamed, durationMs };
   }
   if (validateExecuteFailure(body)) {
     const message = body.error.length > MAX_ERROR_MESSAGE ? `${body.error.slice(0, MAX_ERROR_MESSAGE)}…` : body.error;
-    return failure('agent_error', message || 'Agent reported a failure', startedMs, { status, cost: body.metadata.cost });
+    const cost = body.metadata?.cost;
+    return failure('agent_error', message || 'Agent reported a failure', startedMs, { status, ...(cost === undefined ? {} : { cost }) });
   }
   if (!isSuccess(status)) return failure('http_status', `Agent answered HTTP ${status}`, startedMs, { status });
   return failure('invalid_shape', `Execute response ${describeErrors(validateExecuteSuccess)}`, startedMs, { status });
+}
+
+/**
+ * The metadata kept from a success body: only the protocol's fields (extras an agent sends are
+ * not stored), a missing cost marked null and a missing duration replaced by our own measure.
+ */
+function successMetadata(reported: ExecuteMetadata | undefined, measuredMs: number): SuccessMetadata {
+  return {
+    cost: reported?.cost ?? null,
+    duration: reported?.duration ?? Math.round(measuredMs),
+    ...(reported?.model === undefined ? {} : { model: reported.model }),
+    ...(reported?.tokensUsed === undefined
+      ? {}
+      : { tokensUsed: { input: reported.tokensUsed.input, output: reported.tokensUsed.output } }),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ export type {
   HealthSuccess,
   InfoOutcome,
   InfoSuccess,
+  SuccessMetadata,
 } from './outcome.js';
 export {
   AgentHealthSchema,

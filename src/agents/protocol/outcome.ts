@@ -16,7 +16,7 @@
  * | url_not_allowed  | the URL policy refused the URL or the address it resolved to             |
  */
 import type { UrlNotAllowedReason } from '../../outbound/url-policy.js';
-import type { AgentHealth, AgentInfo, ExecuteMetadata } from './schemas.js';
+import type { AgentHealth, AgentInfo } from './schemas.js';
 
 export const AgentFailureKind = {
   REFUSED: 'refused',
@@ -45,11 +45,21 @@ export interface AgentCallFailure {
   readonly durationMs: number;
 }
 
+/** A success body's metadata as Baton keeps it: the known fields only, gaps filled or marked. */
+export interface SuccessMetadata {
+  /** USD the agent reported; null when it reported none (the caller charges the base price instead). */
+  readonly cost: number | null;
+  /** Milliseconds the agent reported, or Baton's own measure of the call when it reported none. */
+  readonly duration: number;
+  readonly model?: string;
+  readonly tokensUsed?: { readonly input: number; readonly output: number };
+}
+
 export interface ExecuteSuccess {
   readonly ok: true;
   readonly status: number;
   readonly result: Readonly<Record<string, unknown>>;
-  readonly metadata: ExecuteMetadata;
+  readonly metadata: SuccessMetadata;
   /** True when the agent answered with an event stream. */
   readonly streamed: boolean;
   readonly durationMs: number;

@@ -46,10 +46,16 @@ export const ExecuteRequestSchema = Type.Object({
 });
 export type ExecuteRequest = Static<typeof ExecuteRequestSchema>;
 
+/**
+ * Success metadata. `cost` and `duration` may be missing (DESIGN §14: lenient where the spec's
+ * samples are): the agent's base price and Baton's measured duration stand in. When present they
+ * must be non-negative numbers; a wrong type is still refused.
+ */
 export const ExecuteMetadataSchema = Type.Object({
   /** USD, the agent's whole cost for this call. */
-  cost: NonNegative,
-  duration: NonNegative,
+  cost: Type.Optional(NonNegative),
+  /** Milliseconds, as the agent measured them. */
+  duration: Type.Optional(NonNegative),
   model: Type.Optional(Type.String({ maxLength: 200 })),
   tokensUsed: Type.Optional(Type.Object({
     input: Type.Integer({ minimum: 0 }),
@@ -58,15 +64,17 @@ export const ExecuteMetadataSchema = Type.Object({
 });
 export type ExecuteMetadata = Static<typeof ExecuteMetadataSchema>;
 
+/** `result` must be a JSON object; a body without `metadata` at all is read as one without cost and duration. */
 export const ExecuteSuccessSchema = Type.Object({
   result: Type.Record(Type.String(), Type.Unknown()),
-  metadata: ExecuteMetadataSchema,
+  metadata: Type.Optional(ExecuteMetadataSchema),
 });
 export type ExecuteSuccessBody = Static<typeof ExecuteSuccessSchema>;
 
+/** A failure body keeps its `error` even when its metadata (or part of it) is missing; no cost reported is no charge. */
 export const ExecuteFailureSchema = Type.Object({
   result: Type.Null(),
-  metadata: Type.Object({ cost: NonNegative, duration: NonNegative }),
+  metadata: Type.Optional(Type.Object({ cost: Type.Optional(NonNegative), duration: Type.Optional(NonNegative) })),
   error: Type.String(),
 });
 export type ExecuteFailureBody = Static<typeof ExecuteFailureSchema>;
