@@ -81,6 +81,8 @@ async function run(t: Test, store: FlakyExecutions, storeRetryMs: number) {
           calls.push(agentId);
           return { ok: true, status: 200, result: { answer: `from ${agentId}` }, metadata: { cost: 0.001, duration: 5 }, streamed: false, durationMs: 5 };
         },
+        // Only a custom aggregator asks for an agent's record (its base price); none here.
+        visible: () => undefined,
       },
       executions: store,
       events: { transitioned: (r) => transitioned.push(r.status) },
