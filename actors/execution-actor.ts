@@ -18,6 +18,7 @@ import type { AgentCallOutcome } from './agent-protocol.js';
 import { aggregatorActor } from './aggregator-actor.js';
 import type { CancelReply, ExecutionMessage } from './execution-protocol.js';
 import { defineActor, dispatch, reply, spawnActor, type ActorKit, type KitLogger } from './kit/index.js';
+import { endRunSpan, traceparentOf, type Span } from '../src/telemetry/index.js';
 
 /** What an execution tells the outside world about its transitions (webhooks, metrics). */
 export interface ExecutionEvents {
@@ -57,13 +58,15 @@ interface State {
   stoppedBy: ExecutionError | null;
   readonly plan: DagPlan | null;
   settled: boolean;
+  /** The run's trace span (started by the supervisor); null while tracing is off. */
+  readonly span: Span | null;
 }
 
 function agentTimeoutMs(record: ExecutionRecord): number {
   return record.timeoutMs ?? 300_000;
 }
 
-export function executionActor(deps: ExecutionDeps, initial: ExecutionRecord) {
+export function executionActor(deps: ExecutionDeps, initial: ExecutionRecord, span: Span | null = null) {
   return defineActor<State, ExecutionMessage>({
     init: () => ({
       record: initial,
@@ -77,6 +80,7 @@ export function executionActor(deps: ExecutionDeps, initial: ExecutionRecord) {
       stoppedBy: null,
       plan: initial.mode === 'DAG' ? planDagOrThrow(initial.selectedAgents.map((a) => a.id), initial.dependencies ?? {}) : null,
       settled: false,
+      span,
     }),
     handle: async (state, msg, kit) => {
       switch (msg.type) {
@@ -95,6 +99,7 @@ export function executionActor(deps: ExecutionDeps, initial: ExecutionRecord) {
       }
     },
     afterStop: (state) => {
+      endRunSpan(state.span, state.record.id, state.record.status, state.record.error);
       state.abort.abort();
       deps.onStopped?.(state.record.id, state.settled);
     },
@@ -204,6 +209,7 @@ function call(state: State, deps: ExecutionDeps, kit: ActorKit<ExecutionMessage>
       userId: state.record.accountId,
       ...(state.record.timeoutMs === null ? {} : { timeoutMs: state.record.timeoutMs }),
       signal: state.abort.signal,
+      traceparent: traceparentOf(state.span),
     })
     .then(
       (outcome) => dispatch(self, { type: 'execution.agentDone', agentId, outcome }),

@@ -39,10 +39,17 @@ export function failSpan(span: Span, code: string, message?: string): void {
 
 // --- HTTP ------------------------------------------------------------------------------------
 
+/** Reads request headers (uWS `HttpRequest`: only valid synchronously, in the handler). */
+export interface HeaderSource {
+  getHeader(lowerCaseName: string): string;
+}
+
 /** A server span for one request, child of the client's `traceparent` when it sent a valid one. */
-export function startRequestSpan(method: string, route: string, path: string, traceparent: string, tracestate: string): Span | null {
+export function startRequestSpan(method: string, route: string, path: string, req: HeaderSource): Span | null {
   const tracer = activeTracer();
   if (tracer === null) return null;
+  const traceparent = req.getHeader('traceparent');
+  const tracestate = req.getHeader('tracestate');
   return tracer.startSpan(
     `${method} ${route}`,
     { kind: SpanKind.SERVER, attributes: { [ATTR_HTTP_REQUEST_METHOD]: method, [ATTR_HTTP_ROUTE]: route, [ATTR_URL_PATH]: path } },
@@ -51,8 +58,8 @@ export function startRequestSpan(method: string, route: string, path: string, tr
 }
 
 /** Runs `handle(arg)` with `span` active, so store calls and started runs find it. */
-export function inSpan<A, R>(span: Span, handle: (arg: A) => R, arg: A): R {
-  return context.with(trace.setSpan(context.active(), span), handle, undefined, arg);
+export function inSpan<T, A, R>(span: Span, handle: (this: T, arg: A) => R, self: T, arg: A): R {
+  return context.with(trace.setSpan(context.active(), span), handle, self, arg);
 }
 
 /** Ends a request span with its status; an error body's `error` field is the catalogue code. */
@@ -119,11 +126,25 @@ export function runTraceparent(runId: string): string | undefined {
   return traceparentOf(runSpans.get(runId));
 }
 
-/** Log bindings carrying the trace id of a run, or none while tracing is off. */
-export function traceLogBindings(span: Span | null): Readonly<Record<string, string>> | null {
-  if (span === null) return null;
-  const ctx = span.spanContext();
-  return { trace_id: ctx.traceId, span_id: ctx.spanId };
+/** The logging a run does; a pino logger satisfies it. */
+export interface RunLogger {
+  info(context: object, message: string): void;
+  warn(context: object, message: string): void;
+  error(context: object, message: string): void;
+}
+
+/** `logger` with the run's `trace_id` on every line, or `logger` itself while tracing is off. */
+export function withTraceIds<L extends RunLogger>(logger: L, span: Span | null): L {
+  if (span === null) return logger;
+  const ids = { trace_id: span.spanContext().traceId };
+  const child = (logger as { child?: (bindings: object) => L }).child;
+  if (typeof child === 'function') return child.call(logger, ids);
+  return {
+    ...logger,
+    info: (context: object, message: string) => logger.info({ ...ids, ...context }, message),
+    warn: (context: object, message: string) => logger.warn({ ...ids, ...context }, message),
+    error: (context: object, message: string) => logger.error({ ...ids, ...context }, message),
+  };
 }
 
 // --- Agents and tools -------------------------------------------------------------------------
