@@ -302,6 +302,7 @@ async function settleIfIdle(state: State, deps: ExecutionDeps, kit: ActorKit<Exe
     customAggregator: state.record.customAggregator,
     timeoutMs: state.record.timeoutMs ?? undefined,
     signal: state.abort.signal,
+    traceparent: traceparentOf(state.span),
     replyTo: kit.self,
   });
   return state;
