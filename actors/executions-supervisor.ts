@@ -52,9 +52,12 @@ export function executionsSupervisor(deps: ExecutionsSupervisorDeps) {
           const self = kit.self;
           // The run's span continues the submitting request's trace; its logs carry the trace id.
           const span = startRunSpan('orchestration', msg.record, msg.traceparent, { 'baton.execution.mode': msg.record.mode });
+          const logger = withTraceIds(deps.logger, span);
+          // One line per traced execution ties the execution id to its trace in the logs.
+          if (span !== null) logger.info({ executionId: id, accountId }, 'execution starting');
           const ref = spawnActor(
             kit.self,
-            executionActor({ ...deps, logger: withTraceIds(deps.logger, span), onStopped: (executionId, settled) => dispatch(self, { type: 'executions.finished', executionId, settled }) }, msg.record, span),
+            executionActor({ ...deps, logger, onStopped: (executionId, settled) => dispatch(self, { type: 'executions.finished', executionId, settled }) }, msg.record, span),
             {
               name: id,
               onCrash: failFast({ logger: deps.logger, onFailed: (failure) => void markFaulted(deps, failure.path.split('/').at(-1) ?? id, accountId, failure.error) }),

@@ -7,12 +7,13 @@ import { randomBytes } from 'node:crypto';
 import t from 'tap';
 import { registerAgents } from '../helpers/agents.js';
 import { startOtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
-import { api, createAccountWithKey, startServer } from '../helpers/server.js';
+import { api, createAccountWithKey, realServersAvailable, startServer } from '../helpers/server.js';
 
 const receiver = await startOtlpReceiver();
 t.teardown(() => receiver.close());
+// Real stores when present (one worker: the log assertion reads one process's output).
 const server = await startServer(t, {
-  mode: 'embedded',
+  ...(realServersAvailable() ? { mode: 'real' as const, workers: 1 } : { mode: 'embedded' as const }),
   env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_SERVICE_NAME: 'baton-under-test', OTEL_BSP_SCHEDULE_DELAY: '100' },
 });
 
