@@ -4,6 +4,7 @@
  * `traceparent` they receive.
  */
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import t from 'tap';
 import { registerAgents } from '../helpers/agents.js';
 import { startOtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
@@ -47,12 +48,25 @@ t.test('an orchestration is one trace: the client span, the request, the run and
     ],
     t.teardown.bind(t),
   );
+  // A webhook receiver: deliveries join the run's trace too.
+  const hooks: http.IncomingHttpHeaders[] = [];
+  const hookServer = http.createServer((req, res) => {
+    hooks.push(req.headers);
+    req.resume().on('end', () => res.writeHead(204).end());
+  });
+  await new Promise<void>((resolve) => hookServer.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => hookServer.close(() => resolve())));
+  const hookPort = (hookServer.address() as { port: number }).port;
   const traceId = randomBytes(16).toString('hex');
   const clientSpanId = randomBytes(8).toString('hex');
   const res = await api(server, 'POST', '/v1/orchestrate', {
     key,
     headers: { traceparent: `00-${traceId}-${clientSpanId}-01` },
-    body: { query: 'do alpha and beta work', selectionCriteria: { requiredCapabilities: [], minConfidence: 0, maxAgents: 2 } },
+    body: {
+      query: 'do alpha and beta work',
+      selectionCriteria: { requiredCapabilities: [], minConfidence: 0, maxAgents: 2 },
+      webhook: { url: `http://127.0.0.1:${hookPort}/hook`, events: ['execution.completed'] },
+    },
   });
   t.equal(res.status, 202);
   const executionId = res.body.executionId as string;
@@ -103,6 +117,11 @@ t.test('an orchestration is one trace: the client span, the request, the run and
     const call = mock.requests.find((r) => r.path === '/execute')!;
     t.equal(call.headers.traceparent, `00-${traceId}-${span.spanId}-01`);
   }
+  await receiver.until((all) => inTrace(all).some((s) => s.name === 'webhook execution.completed'));
+  const hook = inTrace(receiver.spans).find((s) => s.name === 'webhook execution.completed')!;
+  t.equal(hook.parentSpanId, run.spanId, 'the delivery is a child of the run that announced it');
+  t.equal(hook.attributes['http.response.status_code'], 204);
+  t.equal(hooks[0]?.traceparent, `00-${traceId}-${hook.spanId}-01`, 'the webhook receiver sees the trace context');
   t.ok(receiver.contentTypes.every((c) => c.startsWith('application/json')), 'OTLP/HTTP JSON');
   t.match(server.output(), new RegExp(`"trace_id":"${traceId}"`), "the execution's logs carry its trace id");
 });
