@@ -234,7 +234,7 @@ export function agentActor(options: AgentActorOptions): ActorDefinition<AgentSta
       input: { prompt: call.prompt, context: call.context },
       metadata: { requestId: call.requestId, userId: call.userId, timeout: timeoutMs },
     };
-    const execOptions = call.signal === undefined ? { timeoutMs } : { timeoutMs, signal: call.signal };
+    const execOptions = { timeoutMs, signal: call.signal, traceparent: call.traceparent };
     const pending = call.onChunk === undefined
       ? client.execute(state.agent.url, body, execOptions)
       : client.executeStreaming(state.agent.url, body, call.onChunk, execOptions);

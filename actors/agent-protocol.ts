@@ -65,6 +65,8 @@ export interface AgentCall {
   readonly signal?: AbortSignal;
   /** Receive streamed answer text live (the agent answers with text/event-stream). In-process only. */
   readonly onChunk?: ChunkListener;
+  /** W3C trace context of the caller (the run's span); sent to the agent as `traceparent`. */
+  readonly traceparent?: string;
 }
 
 /** Statistics one actor keeps; also what selection and estimates read (via the stats board). */

@@ -21,6 +21,8 @@ export interface AggregateRequest {
   readonly customAggregator: string | null;
   readonly timeoutMs: number | undefined;
   readonly signal: AbortSignal;
+  /** The execution's trace context, for a custom aggregator's `invoke_agent` span. */
+  readonly traceparent?: string;
   readonly replyTo: Ref<ExecutionMessage>;
 }
 
@@ -50,6 +52,7 @@ async function run(directory: Pick<AgentDirectory, 'execute' | 'visible'>, msg: 
     userId: msg.accountId,
     ...(msg.timeoutMs === undefined ? {} : { timeoutMs: msg.timeoutMs }),
     signal: msg.signal,
+    traceparent: msg.traceparent,
   });
   if (outcome.ok) {
     return {

@@ -19,6 +19,7 @@ import { aggregatorActor } from './aggregator-actor.js';
 import { isPermanentStoreError } from '../src/stores/store-errors.js';
 import type { CancelReply, ExecutionMessage } from './execution-protocol.js';
 import { defineActor, dispatch, reply, retryWithin, spawnActor, type ActorKit, type KitLogger } from './kit/index.js';
+import { endRunSpan, traceparentOf, type Span } from '../src/telemetry/index.js';
 
 /** What an execution tells the outside world about its transitions (webhooks, metrics). */
 export interface ExecutionEvents {
@@ -83,13 +84,15 @@ interface State {
   stoppedBy: ExecutionError | null;
   readonly plan: DagPlan | null;
   settled: boolean;
+  /** The run's trace span (started by the supervisor); null while tracing is off. */
+  readonly span: Span | null;
 }
 
 function agentTimeoutMs(record: ExecutionRecord): number {
   return record.timeoutMs ?? 300_000;
 }
 
-export function executionActor(deps: ExecutionDeps, initial: ExecutionRecord) {
+export function executionActor(deps: ExecutionDeps, initial: ExecutionRecord, span: Span | null = null) {
   return defineActor<State, ExecutionMessage>({
     init: () => ({
       record: initial,
@@ -103,6 +106,7 @@ export function executionActor(deps: ExecutionDeps, initial: ExecutionRecord) {
       stoppedBy: null,
       plan: initial.mode === 'DAG' ? planDagOrThrow(initial.selectedAgents.map((a) => a.id), initial.dependencies ?? {}) : null,
       settled: false,
+      span,
     }),
     handle: async (state, msg, kit) => {
       switch (msg.type) {
@@ -121,6 +125,7 @@ export function executionActor(deps: ExecutionDeps, initial: ExecutionRecord) {
       }
     },
     afterStop: (state) => {
+      endRunSpan(state.span, state.record.id, state.record.status, state.record.error);
       state.abort.abort();
       deps.onStopped?.(state.record.id, state.settled);
     },
@@ -232,6 +237,7 @@ function call(state: State, deps: ExecutionDeps, kit: ActorKit<ExecutionMessage>
       userId: state.record.accountId,
       ...(state.record.timeoutMs === null ? {} : { timeoutMs: state.record.timeoutMs }),
       signal: state.abort.signal,
+      traceparent: traceparentOf(state.span),
     })
     .then(
       (outcome) => dispatch(self, { type: 'execution.agentDone', agentId, outcome }),
@@ -325,6 +331,7 @@ async function settleIfIdle(state: State, deps: ExecutionDeps, kit: ActorKit<Exe
     customAggregator: state.record.customAggregator,
     timeoutMs: state.record.timeoutMs ?? undefined,
     signal: state.abort.signal,
+    traceparent: traceparentOf(state.span),
     replyTo: kit.self,
   });
   return state;

@@ -22,7 +22,8 @@ export type ExecutionMessage =
   | { readonly type: 'execution.deadline'; readonly timer: TimerTick };
 
 export type ExecutionsMessage =
-  | { readonly type: 'executions.start'; readonly record: ExecutionRecord }
+  /** `traceparent`: the submitting request's trace context, so the run joins its trace. */
+  | { readonly type: 'executions.start'; readonly record: ExecutionRecord; readonly traceparent?: string }
   | { readonly type: 'executions.cancel'; readonly executionId: string; readonly replyTo: ReplyRef<CancelReply | { readonly type: 'executions.notHere' }> }
   | { readonly type: 'executions.finished'; readonly executionId: string; readonly settled: boolean }
   | { readonly type: 'executions.renewLeases'; readonly timer: TimerTick };

@@ -9,6 +9,7 @@ import type { ExecutionStore } from '../src/stores/ports.js';
 import { executionActor, type ExecutionDeps } from './execution-actor.js';
 import type { CancelReply, ExecutionMessage, ExecutionsMessage } from './execution-protocol.js';
 import { defineActor, dispatch, failFast, reply, spawnActor, type ActorKit, type Ref } from './kit/index.js';
+import { startRunSpan, withTraceIds } from '../src/telemetry/index.js';
 
 /** Slot leases of running executions, renewed by their owner. */
 export interface ExecutionLeases {
@@ -49,9 +50,14 @@ export function executionsSupervisor(deps: ExecutionsSupervisorDeps) {
           const accountId = msg.record.accountId;
           if (state.running.has(id)) return state;
           const self = kit.self;
+          // The run's span continues the submitting request's trace; its logs carry the trace id.
+          const span = startRunSpan('orchestration', msg.record, msg.traceparent, { 'baton.execution.mode': msg.record.mode });
+          const logger = withTraceIds(deps.logger, span);
+          // One line per traced execution ties the execution id to its trace in the logs.
+          if (span !== null) logger.info({ executionId: id, accountId }, 'execution starting');
           const ref = spawnActor(
             kit.self,
-            executionActor({ ...deps, onStopped: (executionId, settled) => dispatch(self, { type: 'executions.finished', executionId, settled }) }, msg.record),
+            executionActor({ ...deps, logger, onStopped: (executionId, settled) => dispatch(self, { type: 'executions.finished', executionId, settled }) }, msg.record, span),
             {
               name: id,
               onCrash: failFast({ logger: deps.logger, onFailed: (failure) => void markFaulted(deps, failure.path.split('/').at(-1) ?? id, accountId, failure.error) }),

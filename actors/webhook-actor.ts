@@ -8,6 +8,7 @@
  * carries on where this one stopped (a claim whose worker died lapses after `leaseMs`).
  * Deliveries of one execution go out one at a time, in order (the store's claim enforces it).
  */
+import { endWebhookSpan, startWebhookSpan, traceparentOf } from '../src/telemetry/index.js';
 import { request, type Dispatcher } from 'undici';
 import { checkUrlSyntax, isUrlNotAllowedError } from '../src/outbound/url-policy.js';
 import type { WebhookDelivery, WebhookStore } from '../src/stores/ports.js';
@@ -117,10 +118,12 @@ export function webhookActor(options: WebhookActorOptions): ActorDefinition<Webh
   };
 
   /** POSTs once; never throws. */
-  const post = async (d: WebhookDelivery, nowMs: number): Promise<AttemptResult> => {
+  const post = async (d: WebhookDelivery, nowMs: number, traceparent: string | undefined): Promise<AttemptResult> => {
     const check = checkUrlSyntax(d.url, { allowPrivate });
     if (!check.ok) return { statusCode: null, error: `URL not allowed: ${check.message}`, verdict: 'final' };
-    const headers = { ...d.headers, ...attemptHeaders(d.id, d.body, d.signingSecret, nowMs), 'user-agent': userAgent };
+    const headers: Record<string, string> = { ...d.headers, ...attemptHeaders(d.id, d.body, d.signingSecret, nowMs), 'user-agent': userAgent };
+    // The stored traceparent names the run; each attempt sends its own span as the parent instead.
+    if (traceparent !== undefined) headers.traceparent = traceparent;
     const signal = AbortSignal.timeout(timeoutMs);
     try {
       const res = await request(check.url, { dispatcher, method: 'POST', headers, body: d.body, signal });
@@ -145,7 +148,9 @@ export function webhookActor(options: WebhookActorOptions): ActorDefinition<Webh
   /** One attempt, sent and recorded; resolves to what was recorded. */
   const deliver = async (d: WebhookDelivery, kit: Kit): Promise<WebhookAttemptOutcome> => {
     const startedMs = performance.now();
-    const result = await post(d, kit.clock.now());
+    const span = startWebhookSpan(d.event, d.id, d.attempts, d.url, d.headers.traceparent);
+    const result = await post(d, kit.clock.now(), traceparentOf(span));
+    endWebhookSpan(span, result.statusCode, result.verdict === 'delivered' ? null : result.error);
     const at = new Date(kit.clock.now());
     const record = { attempt: d.attempts, at, statusCode: result.statusCode, error: result.error };
     const durationMs = performance.now() - startedMs;

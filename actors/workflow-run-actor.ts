@@ -37,6 +37,7 @@ import type { AgentCallOutcome } from './agent-protocol.js';
 import { approvalActor } from './approval-actor.js';
 import { defineActor, dispatch, reply, spawnActor, stop, type ActorKit, type KitLogger, type Ref, type ReplyRef } from './kit/index.js';
 import type { ApprovalDecision, ApprovalMessage, DecisionApplied, RunCancelReply, WorkflowRunMessage } from './workflow-run-protocol.js';
+import { endApprovalSpan, endRunSpan, endToolSpan, startApprovalSpan, startToolSpan, traceparentOf, type Span } from '../src/telemetry/index.js';
 
 export interface WorkflowRunDeps {
   readonly directory: Pick<AgentDirectory, 'execute'>;
@@ -90,6 +91,9 @@ interface State {
   waiting: Continuation | null;
   readonly abort: AbortController;
   readonly emitter: RunEmitter;
+  /** The run's trace span and the open approval wait's (docs/observability.md); null while tracing is off. */
+  readonly span: Span | null;
+  approvalSpan: Span | null;
 }
 
 type Kit = ActorKit<WorkflowRunMessage>;
@@ -101,7 +105,7 @@ const AGENT_FAILURE_CODES: Readonly<Record<string, string>> = {
   stopped: 'AGENT_NOT_FOUND',
 };
 
-export function workflowRunActor(deps: WorkflowRunDeps, initial: WorkflowRunRecord) {
+export function workflowRunActor(deps: WorkflowRunDeps, initial: WorkflowRunRecord, span: Span | null = null) {
   return defineActor<State, WorkflowRunMessage>({
     init: () => ({
       record: initial,
@@ -118,6 +122,8 @@ export function workflowRunActor(deps: WorkflowRunDeps, initial: WorkflowRunReco
       waiting: null,
       abort: new AbortController(),
       emitter: createRunEmitter(deps.events, initial.id, initial.checkpoint?.lastSeq ?? 0, deps.logger),
+      span,
+      approvalSpan: null,
     }),
     handle: async (state, msg, kit) => {
       switch (msg.type) {
@@ -165,6 +171,8 @@ export function workflowRunActor(deps: WorkflowRunDeps, initial: WorkflowRunReco
       }
     },
     afterStop: (state) => {
+      endApprovalSpan(state.approvalSpan, 'stopped');
+      endRunSpan(state.span, state.record.id, state.record.status, state.record.error);
       state.abort.abort();
       if (state.approval !== null) deps.onApprovalPending?.(-1);
       // Ended: the slot (or queue place) goes to the next execution. Stopped for a shutdown
@@ -271,6 +279,7 @@ function callAgent(state: State, deps: WorkflowRunDeps, kit: Kit): void {
       requestId: state.record.id,
       userId: state.record.accountId,
       signal: state.abort.signal,
+      traceparent: traceparentOf(state.span),
       onChunk: (text) => {
         chunks += 1;
         void state.emitter.emit(WorkflowEvent.CHUNK, { content: text, step_id: step.id });
@@ -370,7 +379,9 @@ async function runTool(state: State, deps: WorkflowRunDeps, kit: Kit, call: Tool
   state.phase = 'tools';
   await state.emitter.emit(WorkflowEvent.TOOL_EXECUTING, { tool_name: call.name, tool_input: call.input, tool_call_id: call.id, step_id: stepOf(state).id });
   const self = kit.self;
-  void deps.tools.call(tool, call.input, state.abort.signal).then((outcome) => {
+  const span = startToolSpan(call.name, call.id, tool.url, state.span);
+  void deps.tools.call(tool, call.input, state.abort.signal, traceparentOf(span)).then((outcome) => {
+    endToolSpan(span, outcome.ok ? null : outcome.error);
     const entry: ToolResultEntry = outcome.ok ? { id: call.id, name: call.name, result: outcome.result } : { id: call.id, name: call.name, error: outcome.error };
     dispatch(self, { type: 'workflowRun.toolDone', callId: call.id, entry });
   });
@@ -415,6 +426,7 @@ async function requestApproval(state: State, deps: WorkflowRunDeps, kit: Kit, ca
   deps.metrics.approvalRequested();
   deps.onApprovalPending?.(1);
   state.approval = { id: approval.id, requestedAtMs: nowMs, child: null };
+  state.approvalSpan = startApprovalSpan(approval.id, call.name, state.span);
   armApproval(state, deps, kit, approval.id, approval.expiresAt.getTime());
 }
 
@@ -499,6 +511,8 @@ async function resolveApproval(
   if (state.phase !== 'approval' || pending === null || pending.id !== approvalId) return;
   if (pending.child !== null) stop(pending.child);
   state.approval = null;
+  endApprovalSpan(state.approvalSpan, decision);
+  state.approvalSpan = null;
   deps.onApprovalPending?.(-1);
   deps.metrics.approvalDecided(decision === 'expired' ? 'timed_out' : decision, kit.clock.now() - pending.requestedAtMs);
   await state.emitter.emit(WorkflowEvent.APPROVAL_RESOLVED, { approval_id: approvalId, decision, reason });

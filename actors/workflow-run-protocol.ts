@@ -52,7 +52,7 @@ export type ApprovalMessage =
 
 export type WorkflowRunsMessage =
   /** `queued`: a new run that got a queue place rather than a slot. */
-  | { readonly type: 'workflowRuns.start'; readonly record: WorkflowRunRecord; readonly resume: boolean; readonly queued?: boolean }
+  | { readonly type: 'workflowRuns.start'; readonly record: WorkflowRunRecord; readonly resume: boolean; readonly queued?: boolean; readonly traceparent?: string }
   /** A run was promoted into a slot (on any worker): hand it to the run if it is here. */
   | { readonly type: 'workflowRuns.slot'; readonly executionId: string; readonly replyTo: ReplyRef<SlotDelivered | NotHere> }
   /** From a run actor: it took (true) or gave up (false) its slot. */

@@ -12,6 +12,7 @@ import { createRunEmitter } from '../src/workflows/events.js';
 import { defineActor, dispatch, failFast, reply, spawnActor, withRetries, type ActorKit, type Ref, type ReplyRef, type RetryOptions } from './kit/index.js';
 import { closeRun, workflowRunActor, type WorkflowRunDeps } from './workflow-run-actor.js';
 import type { DecisionApplied, RunCancelReply, WorkflowRunMessage, WorkflowRunsMessage } from './workflow-run-protocol.js';
+import { startRunSpan, withTraceIds } from '../src/telemetry/index.js';
 
 /** Slot leases of the runs here that hold a slot, renewed by their owner. */
 export interface RunLeases {
@@ -66,16 +67,22 @@ export function workflowRunsSupervisor(deps: WorkflowRunsSupervisorDeps) {
           const id = msg.record.id;
           if (state.running.has(id)) return state;
           const self = kit.self;
+          // The run's span continues the starting request's trace; its logs carry the trace id.
+          const span = startRunSpan('workflow', msg.record, msg.traceparent, { 'baton.workflow.slug': msg.record.workflow.slug });
+          const logger = withTraceIds(deps.logger, span);
+          if (span !== null) logger.info({ executionId: id }, msg.resume ? 'workflow run resuming' : 'workflow run starting');
           const ref = spawnActor(
             kit.self,
             workflowRunActor(
               {
                 ...deps,
                 ...stores,
+                logger,
                 onStopped: (executionId) => dispatch(self, { type: 'workflowRuns.finished', executionId }),
                 onHolding: (executionId, accountId, holding) => dispatch(self, { type: 'workflowRuns.holding', executionId, accountId, holding }),
               },
               msg.record,
+              span,
             ),
             {
               name: id,

@@ -22,7 +22,7 @@ export interface Services {
   readonly agents: AgentDirectory;
   /** The worker's one agent protocol client: one keep-alive pool per agent origin. */
   readonly agentClient: AgentClient;
-  /** StatsD metrics (a no-op when BATON_STATSD is unset); see docs/metrics.md. */
+  /** StatsD metrics (a no-op when BATON_STATSD is unset); see docs/observability.md. */
   readonly metrics: Metrics;
   /** Orchestration executions: submit, status, cancel (src/orchestration/service.ts). */
   readonly orchestration: OrchestrationService;

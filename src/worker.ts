@@ -40,6 +40,7 @@ import { startWorkflows } from './workflows/service.js';
 import { runSlots } from './workflows/slots.js';
 import { createToolCaller } from './workflows/tools.js';
 import { isPrimaryMessage, type WorkerMessage } from './worker-messages.js';
+import { startTracing, traceStores } from './telemetry/index.js';
 
 export interface RunningWorker {
   readonly port: number;
@@ -55,7 +56,14 @@ const FLUSH_TIMEOUT_MS = 5_000;
 const EXECUTION_DRAIN_MS = 20_000;
 
 export async function startWorker(config: Config, logger: Logger): Promise<RunningWorker> {
-  const stores = await openStores(config, { log: logger });
+  // Before anything else, so store wrappers and actors see whether tracing is on (docs/observability.md).
+  const tracing = startTracing({ version: VERSION, worker: process.env.BATON_WORKER_INDEX ?? '0' });
+  if (tracing.enabled) logger.info('tracing on: exporting OTLP traces');
+  const opened = await openStores(config, { log: logger });
+  const stores = {
+    ...opened,
+    ...traceStores(opened, { durable: config.databaseUrl === null ? 'pglite' : 'postgresql', coordination: config.redisUrl === null ? 'memory' : 'redis' }),
+  };
   const actors = startActorSystem({
     logger,
     onChildFailed: (crash) => logger.error({ crash: String(crash.error) }, 'actor gave up after its restart budget'),
@@ -232,6 +240,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       sampler.stop();
       await stores.close();
       await metrics.close();
+      await tracing.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'exporting the last traces failed'));
       server.closeAll();
     },
   };

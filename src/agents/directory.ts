@@ -37,6 +37,7 @@ import {
 } from '../selection/index.js';
 import type { AgentRecord, AgentStore, Coordination } from '../stores/ports.js';
 import type { AgentClient } from './protocol/index.js';
+import { endAgentSpan, startAgentSpan, traceparentOf } from '../telemetry/index.js';
 
 export const AGENTS_CHANNEL = 'agents.changed';
 const ACK_TIMEOUT_MS = 5_000;
@@ -320,14 +321,19 @@ export async function startAgentDirectory(options: AgentDirectoryOptions): Promi
         return { ok: false, kind: AgentRejectionKind.STOPPED, message: `Agent '${agentId}' is not registered`, durationMs: 0, rejected: true };
       }
       const budgetMs = Math.min(entry.record.timeoutMs, call.timeoutMs ?? Number.POSITIVE_INFINITY);
+      // One `invoke_agent` span per call (queue wait and refusals included); the agent gets its traceparent.
+      const span = startAgentSpan(entry.record, call.traceparent);
+      const traced: AgentCall = span === null ? call : { ...call, traceparent: traceparentOf(span) };
       try {
         const reply = await ask(
           entry.ref,
-          (replyTo: ReplyRef<AgentExecuted>) => ({ type: 'agent.execute', call, replyTo }),
+          (replyTo: ReplyRef<AgentExecuted>) => ({ type: 'agent.execute', call: traced, replyTo }),
           budgetMs + ASK_SLACK_MS,
         );
+        endAgentSpan(span, reply.outcome);
         return reply.outcome;
       } catch (error) {
+        endAgentSpan(span, { ok: false, kind: AgentRejectionKind.STOPPED, message: String(error) });
         if (!(error instanceof AskTimeout) && !(error instanceof AskTargetStopped)) throw error;
         logger.warn({ agent: agentId, err: error }, 'agent actor did not answer an execute');
         return {

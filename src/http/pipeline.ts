@@ -24,6 +24,7 @@ import type { Reply, RequestContext, Route } from './route.js';
 import { UwsSseSink, type SseSink } from './sse-sink.js';
 import { assertStorableBody, assertStorableParam, assertStorableQuery } from './storable-text.js';
 import { isStoreUnavailable } from './unavailable.js';
+import { endRequestSpan, inSpan, startRequestSpan, type Span } from '../telemetry/index.js';
 
 export interface UsageSink {
   record(entry: UsageEntry): void;
@@ -61,6 +62,8 @@ interface Exchange extends ResponseState {
   abort: AbortController | null;
   sink: UwsSseSink | null;
   extraHeaders: Readonly<Record<string, string>> | null;
+  /** The request's trace span; null while tracing is off. */
+  readonly span: Span | null;
 }
 
 /** Returns the uWS handler for one route. */
@@ -86,6 +89,7 @@ export function routeHandler(route: Route, deps: PipelineDeps): (res: HttpRespon
       responded: false,
       sink: null,
       extraHeaders: null,
+      span: startRequestSpan(methodName, route.path, path, req),
     };
     res.onAborted(() => {
       exchange.aborted = true;
@@ -189,7 +193,7 @@ async function run(
         return exchange.abort.signal;
       },
     };
-    const reply = await route.handle(ctx);
+    const reply = await (exchange.span === null ? route.handle(ctx) : inSpan(exchange.span, route.handle, route, ctx));
     finish(exchange, deps, { route, method, path, clientAddress }, principal, reply, false);
   } catch (error) {
     const apiError = toApiError(error, deps.logger, exchange.requestId);
@@ -264,6 +268,7 @@ function finish(
   }
   const durationMs = performance.now() - exchange.started;
   deps.observe?.(request.route.path, request.method, status, durationMs);
+  endRequestSpan(exchange.span, status, reply.kind === 'json' ? reply.body : null, exchange.requestId, request.clientAddress);
   if (principal !== null && principal.kind === 'key') {
     deps.usage.record({
       keyId: principal.key.id,

@@ -5,7 +5,7 @@
  * stays refused until its window ends (counts never fall mid-window and refused requests are not
  * counted), so repeating the check in Redis would return the same answer. A client hammering a
  * refused key therefore costs no Redis round trips. bench/ measures this against the
- * RateLimitActor path (actors/rate-limit-actor.ts); see docs/metrics.md and bench/RESULTS.md.
+ * RateLimitActor path (actors/rate-limit-actor.ts); see docs/observability.md and bench/RESULTS.md.
  */
 import type { Coordination, RateLimitDecision, RateLimits } from '../stores/ports.js';
 import { decide } from '../stores/redis/rate-windows.js';

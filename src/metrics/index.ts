@@ -1,6 +1,6 @@
 /**
  * The metrics facade (DESIGN §13): one named method per thing Baton measures, so names and tags
- * are decided here once and documented in docs/metrics.md. `createMetrics(BATON_STATSD)` sends
+ * are decided here once and documented in docs/observability.md. `createMetrics(BATON_STATSD)` sends
  * StatsD over UDP through hot-shots (DogStatsD tags, `baton.` prefix); unset, it returns a no-op
  * with the same interface. Every method returns at once and never throws: sends are buffered,
  * counters aggregated client-side, and socket errors go to a rate-limited log line.

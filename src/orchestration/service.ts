@@ -36,6 +36,7 @@ import { dagError, planDag, type DagPlan } from './dag.js';
 import { estimateDurationMs } from './duration.js';
 import { isCancellable } from './outcome.js';
 import { creationView, statusView } from './views.js';
+import { currentTraceparent } from '../telemetry/index.js';
 
 export const CANCEL_CHANNEL = 'executions.cancel';
 const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
@@ -122,7 +123,7 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
     }
     const view = creationView(record, deps.publicUrl);
     if (place.status === 'started') {
-      dispatch(deps.supervisor, { type: 'executions.start', record });
+      dispatch(deps.supervisor, { type: 'executions.start', record, traceparent: currentTraceparent() });
       return { status: 202, body: view };
     }
     const message = `${view.message}; queued at position ${place.position}: the account runs at most ${limits.concurrent} executions at once, and this one starts when a slot frees`;

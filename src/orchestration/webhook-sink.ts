@@ -7,6 +7,7 @@ import type { WebhookSender } from '../../actors/webhook-protocol.js';
 import type { ExecutionRecord, WebhookStore } from '../stores/ports.js';
 import { cancelledData, completedData, eventForStatus, failedData, startedData, type RunMetrics, type WebhookData } from '../webhooks/events.js';
 import { enqueueWebhook } from '../webhooks/outbox.js';
+import { runTraceparent } from '../telemetry/index.js';
 import type { WebhookSink } from './events.js';
 
 function runMetrics(record: ExecutionRecord): RunMetrics {
@@ -37,7 +38,7 @@ export function outboxWebhookSink(store: Pick<WebhookStore, 'enqueue'>, sender: 
   // quick run's `completed` could commit before its `started` on another pooled connection.
   const tails = new Map<string, Promise<void>>();
 
-  async function enqueueOne(record: ExecutionRecord): Promise<void> {
+  async function enqueueOne(record: ExecutionRecord, traceparent: string | undefined): Promise<void> {
     const event = eventForStatus(record.status);
     const data = dataFor(record);
     if (record.webhook === null || event === null || data === null) return;
@@ -46,14 +47,16 @@ export function outboxWebhookSink(store: Pick<WebhookStore, 'enqueue'>, sender: 
       events: record.webhook.events,
       ...(record.webhook.secret === null ? {} : { secret: record.webhook.secret }),
     };
-    const delivery = await enqueueWebhook(store, { accountId: record.accountId, executionId: record.id, config, event, data, at: new Date() });
+    const delivery = await enqueueWebhook(store, { accountId: record.accountId, executionId: record.id, config, event, data, at: new Date(), traceparent });
     if (delivery !== null) sender.kick();
   }
 
   return {
     enqueue(record) {
       const previous = tails.get(record.id) ?? Promise.resolve();
-      const next = previous.catch(() => undefined).then(() => enqueueOne(record));
+      // Read now: the run's span may have ended by the time the chain gets to this event.
+      const traceparent = record.webhook === null ? undefined : runTraceparent(record.id);
+      const next = previous.catch(() => undefined).then(() => enqueueOne(record, traceparent));
       tails.set(record.id, next);
       void next.finally(() => {
         if (tails.get(record.id) === next) tails.delete(record.id);

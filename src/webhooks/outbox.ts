@@ -18,6 +18,8 @@ export interface WebhookAnnouncement {
   /** When the event happened: the body's `timestamp`. */
   readonly at: Date;
   readonly maxAttempts?: number;
+  /** The announcing run's trace context; stored with the fixed headers so every attempt joins its trace. */
+  readonly traceparent?: string;
 }
 
 /** The outbox row for one event (body signed, headers fixed, first attempt due at `at`). */
@@ -32,7 +34,7 @@ export function buildDelivery(announcement: WebhookAnnouncement, id: string = ne
     url: config.url,
     event,
     body,
-    headers: fixedHeaders(id, event, body, secret),
+    headers: announcement.traceparent === undefined ? fixedHeaders(id, event, body, secret) : { ...fixedHeaders(id, event, body, secret), traceparent: announcement.traceparent },
     signingSecret: secret,
     maxAttempts: announcement.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts,
     nextAttemptAt: announcement.at,

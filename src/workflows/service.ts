@@ -45,6 +45,7 @@ import { exceedsDepth } from '../validation.js';
 import { checkDefinition, workflowView, type WorkflowScope } from './definition.js';
 import { createRunEmitter, streamOf, WorkflowEvent } from './events.js';
 import { estimatedRunMs, type RunSlots } from './slots.js';
+import { currentTraceparent } from '../telemetry/index.js';
 
 export const DECISION_CHANNEL = 'workflows.decision';
 export const CANCEL_CHANNEL = 'workflows.cancel';
@@ -329,7 +330,7 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
       const queued = place.status === 'queued';
       // A queued run's actor exists before its record, so a promotion that comes right after the
       // insert finds it; it does nothing until then.
-      if (queued) dispatch(deps.supervisor, { type: 'workflowRuns.start', record, resume: false, queued: true });
+      if (queued) dispatch(deps.supervisor, { type: 'workflowRuns.start', record, resume: false, queued: true, traceparent: currentTraceparent() });
       try {
         await deps.runs.insert(record, owner, LEASE_MS);
       } catch (error) {
@@ -338,7 +339,7 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
         throw error;
       }
       if (!queued) {
-        dispatch(deps.supervisor, { type: 'workflowRuns.start', record, resume: false });
+        dispatch(deps.supervisor, { type: 'workflowRuns.start', record, resume: false, traceparent: currentTraceparent() });
         return { status: 200, body: runView(record) };
       }
       const position = place.status === 'queued' ? place.position : 0;

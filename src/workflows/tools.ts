@@ -11,7 +11,8 @@ import { WORKFLOW_DEFAULTS } from './definition.js';
 export type ToolOutcome = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly error: string };
 
 export interface ToolCaller {
-  call(tool: WorkflowTool, input: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<ToolOutcome>;
+  /** `traceparent`: the tool call's trace context, sent as the `traceparent` header. */
+  call(tool: WorkflowTool, input: Readonly<Record<string, unknown>>, signal: AbortSignal, traceparent?: string): Promise<ToolOutcome>;
 }
 
 export interface ToolCallerOptions {
@@ -26,7 +27,7 @@ const DEFAULT_MAX_BYTES = 1024 * 1024;
 export function createToolCaller(options: ToolCallerOptions): ToolCaller {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   return {
-    async call(tool, input, signal) {
+    async call(tool, input, signal, traceparent) {
       const check = checkUrlSyntax(tool.url, { allowPrivate: options.allowPrivate });
       if (!check.ok) return { ok: false, error: `url not allowed: ${check.message}` };
       const timeoutMs = tool.timeoutMs ?? WORKFLOW_DEFAULTS.toolTimeoutMs;
@@ -35,7 +36,12 @@ export function createToolCaller(options: ToolCallerOptions): ToolCaller {
         const res = await request(check.url, {
           dispatcher: options.dispatcher,
           method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'baton-tools/1' },
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            'user-agent': 'baton-tools/1',
+            ...(traceparent === undefined ? {} : { traceparent }),
+          },
           body: JSON.stringify({ input }),
           signal: AbortSignal.any([signal, deadline]),
         });

@@ -50,6 +50,8 @@ export interface ExecuteOptions {
   readonly signal?: AbortSignal;
   /** Body cap in bytes; default 1 MiB. For a stream it caps the whole stream. */
   readonly maxBytes?: number;
+  /** W3C trace context sent as the `traceparent` header, so the agent's spans join the trace. */
+  readonly traceparent?: string;
 }
 
 /** Receives each `{ "chunk": "…" }` of a streamed answer as it arrives. */
@@ -215,7 +217,7 @@ async function execute(
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const accept = onChunk === null ? 'application/json' : 'text/event-stream, application/json';
   try {
-    const res = await send(ctx, url, 'POST', payload, accept, deadline);
+    const res = await send(ctx, url, 'POST', payload, accept, deadline, options.traceparent);
     if (isSuccess(res.statusCode) && isEventStream(res.headers['content-type'])) {
       return await readEventStream(res, maxBytes, onChunk, deadline, startedMs);
     }
@@ -268,9 +270,11 @@ function send(
   payload: string | null,
   accept: string,
   deadline: CallDeadline,
+  traceparent?: string,
 ): Promise<Dispatcher.ResponseData> {
   const headers: Record<string, string> = { accept, 'user-agent': ctx.userAgent };
   if (payload !== null) headers['content-type'] = 'application/json';
+  if (traceparent !== undefined) headers.traceparent = traceparent;
   return request(url, {
     dispatcher: ctx.dispatcher,
     method,
