@@ -29,6 +29,8 @@ export interface Config {
   readonly keyHashSecret: string | null;
   /** Milliseconds a client may take to send its whole body before 408. */
   readonly bodyTimeoutMs: number;
+  /** Longest a request waits on one Postgres or Redis call before answering 503 (Retry-After). */
+  readonly storeDeadlineMs: number;
   readonly logLevel: string;
   /** Folder of workflow definitions (YAML/JSON) loaded at start; null: none. */
   readonly workflowsDir: string | null;
@@ -102,6 +104,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     trustedProxies: trusted,
     keyHashSecret: text(env, 'BATON_KEY_SECRET'),
     bodyTimeoutMs: integer(env, 'BATON_BODY_TIMEOUT_MS', 10_000, 100, 600_000),
+    storeDeadlineMs: integer(env, 'BATON_STORE_DEADLINE_MS', 2_000, 100, 60_000),
     logLevel: text(env, 'BATON_LOG_LEVEL') ?? 'info',
     workflowsDir: text(env, 'BATON_WORKFLOWS_DIR') === null ? null : path.resolve(text(env, 'BATON_WORKFLOWS_DIR')!),
   };

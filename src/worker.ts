@@ -19,6 +19,8 @@ import { startRuntimeSampler } from './metrics/runtime.js';
 import { allRoutes } from './routes/index.js';
 import type { Services } from './services.js';
 import { openStores } from './stores/open.js';
+import { withDeadline } from './stores/deadline.js';
+import { requestPathStores } from './stores/request-path-stores.js';
 import { withTerminalExecutionCache } from './stores/terminal-execution-cache.js';
 import { startActorSystem } from '../actors/root-supervisor.js';
 import { spawnUsageActor } from '../actors/usage-actor.js';
@@ -64,6 +66,9 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     ...opened,
     ...traceStores(opened, { durable: config.databaseUrl === null ? 'pglite' : 'postgresql', coordination: config.redisUrl === null ? 'memory' : 'redis' }),
   };
+  // What requests wait on is bounded by BATON_STORE_DEADLINE_MS (503 past it); actors and timers
+  // keep the unbounded stores and their own retries.
+  const onRequest = requestPathStores(stores, config.storeDeadlineMs);
   const actors = startActorSystem({
     logger,
     onChildFailed: (crash) => logger.error({ crash: String(crash.error) }, 'actor gave up after its restart budget'),
@@ -129,13 +134,19 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       soleWorker: config.databaseUrl === null,
     }),
   });
+  // A slot is taken by the submitting request, so that call is bounded too.
+  const concurrencyOnRequest: typeof concurrency = {
+    ...concurrency,
+    acquire: (accountId, holderId, limits) => withDeadline(concurrency.acquire(accountId, holderId, limits), config.storeDeadlineMs, 'concurrency.acquire'),
+  };
   const orchestration = await startOrchestration({
     directory: agents,
-    executions: withTerminalExecutionCache(stores.durable.executions),
-    idempotency: stores.durable.idempotency,
-    coordination: stores.coordination,
+    // Terminal executions are answered from the cache even while Postgres is away.
+    executions: withTerminalExecutionCache(onRequest.durable.executions),
+    idempotency: onRequest.durable.idempotency,
+    coordination: onRequest.coordination,
     supervisor,
-    concurrency,
+    concurrency: concurrencyOnRequest,
     metrics,
     publicUrl: config.publicUrl,
     allowPrivateUrls: config.allowPrivateUrls,
@@ -163,15 +174,15 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     { name: 'workflows' },
   );
   const workflows = await startWorkflows({
-    workflows: stores.durable.workflows,
-    runs: stores.durable.workflowRuns,
-    approvals: stores.durable.approvals,
-    coordination: stores.coordination,
+    workflows: onRequest.durable.workflows,
+    runs: onRequest.durable.workflowRuns,
+    approvals: onRequest.durable.approvals,
+    coordination: onRequest.coordination,
     directory: agents,
     supervisor: workflowRuns,
     metrics,
-    slots: workflowSlots,
-    concurrency,
+    slots: runSlots(concurrencyOnRequest, onRequest.durable.accounts),
+    concurrency: concurrencyOnRequest,
     logger: logger.child({ component: 'workflows' }),
     allowPrivateUrls: config.allowPrivateUrls,
     fileWorkflows: config.workflowsDir === null ? [] : await loadWorkflowFiles(config.workflowsDir, config.allowPrivateUrls),
@@ -184,8 +195,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     config,
     logger,
     version: VERSION,
-    stores: stores.durable,
-    coordination: stores.coordination,
+    stores: onRequest.durable,
+    coordination: onRequest.coordination,
     hashKey,
     revocations,
     agents,
@@ -195,7 +206,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     workflows,
   };
   const authenticator = new Authenticator({
-    keys: stores.durable.apiKeys,
+    keys: onRequest.durable.apiKeys,
     cache: keyCache,
     cacheTrusted: () => stores.coordination.subscriptionHealthy(),
     hash: hashKey,
@@ -208,7 +219,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     body: { maxBytes: config.maxBodyBytes, timeoutMs: config.bodyTimeoutMs },
     trustedProxies: config.trustedProxies.length > 0 ? compileAllowlist(config.trustedProxies) : null,
     // The gate calls the limiter directly rather than through the RateLimitActor: bench/RESULTS.md.
-    gate: rateLimitGate(directRateLimiter(stores.coordination), metrics),
+    gate: rateLimitGate(directRateLimiter(onRequest.coordination), metrics),
     sseMaxBufferedBytes: SSE_MAX_BUFFERED_BYTES,
     observe: (route, method, status, durationMs) => metrics.httpRequest(route, method, status, durationMs),
   });

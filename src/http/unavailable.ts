@@ -2,7 +2,11 @@
  * Recognises errors that mean a backing store (Postgres, Redis) is unreachable or restarting,
  * which clients should see as 503 SERVICE_UNAVAILABLE with Retry-After rather than a 500.
  */
+import { STORE_DEADLINE_CODE } from '../stores/deadline.js';
+
 const NETWORK_CODES = new Set([
+  // A request-path store call past BATON_STORE_DEADLINE_MS (src/stores/deadline.ts).
+  STORE_DEADLINE_CODE,
   'ECONNREFUSED',
   'ECONNRESET',
   'EPIPE',
@@ -28,5 +32,6 @@ export function isStoreUnavailable(error: unknown): boolean {
   const { code, name, message } = error as { code?: unknown; name?: unknown; message?: unknown };
   if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
   if (name === 'MaxRetriesPerRequestError') return true;
-  return typeof message === 'string' && /Connection is closed|Stream isn't writeable/.test(message);
+  // ioredis: "Command timed out" is its commandTimeout (a server that stopped answering).
+  return typeof message === 'string' && /Connection is closed|Stream isn't writeable|Command timed out/.test(message);
 }

@@ -24,6 +24,8 @@ export interface IoredisCoordinationOptions {
 }
 
 const MAX_BACKOFF_MS = 2_000;
+const CONNECT_TIMEOUT_MS = 2_000;
+const COMMAND_TIMEOUT_MS = 5_000;
 // An ack list outlives its broadcast only if the publisher died; expiry cleans it up.
 const ACK_TTL_MS = 60_000;
 // Idle blocking connections kept for the next broadcast; more are opened on demand.
@@ -47,14 +49,21 @@ export function ioredisCoordination(options: IoredisCoordinationOptions): Coordi
   const log = options.log ?? stderrLogger;
   const k = keys(options.prefix);
   const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const base: RedisOptions = { retryStrategy };
+  // A connect attempt to an unreachable host gives up after 2 s (ioredis waits 10 s by default),
+  // so commands queued meanwhile fail over to the next attempt or to their retry limit sooner.
+  const base: RedisOptions = { retryStrategy, connectTimeout: CONNECT_TIMEOUT_MS };
   // Named so operators (and tests) can tell Baton's connections apart in CLIENT LIST.
   const named = (role: string): RedisOptions => ({ ...base, connectionName: `${options.prefix}${role}:${workerId}` });
 
-  // Commands fail after a couple of reconnect attempts rather than hanging a request, which
-  // then answers 503; the connection itself keeps reconnecting.
+  // Commands fail after one failed reconnect attempt rather than hanging a request, which then
+  // answers 503; the connection itself keeps reconnecting. `commandTimeout` bounds a command on a
+  // connection that looks up but no longer answers (a paused server, a dropped path), for
+  // background work too; request-path calls have the shorter BATON_STORE_DEADLINE_MS.
   const commands = defineScripts(
-    watch(new Redis(options.url, { ...named('commands'), enableAutoPipelining: true, maxRetriesPerRequest: 2 }), 'commands'),
+    watch(
+      new Redis(options.url, { ...named('commands'), enableAutoPipelining: true, maxRetriesPerRequest: 1, commandTimeout: COMMAND_TIMEOUT_MS }),
+      'commands',
+    ),
   );
   // Subscriptions are restored by ioredis after a reconnect (autoResubscribe).
   // No ready check: ioredis sends INFO for it after the connection name is set, and when a

@@ -30,6 +30,7 @@ export interface SqlHandle {
 export const MEMORY_DATA_DIR = ':memory:';
 
 const DEFAULT_POOL_SIZE = 10;
+const CONNECT_TIMEOUT_S = 2;
 // Unix socket paths are limited to ~108 bytes; beyond that we fall back to loopback TCP.
 const MAX_SOCKET_PATH = 100;
 
@@ -47,6 +48,10 @@ async function openPostgres(url: string, config: SqlConfig): Promise<SqlHandle> 
     max: config.poolSize ?? DEFAULT_POOL_SIZE,
     // A startup parameter, so every pooled connection (including reconnects) gets it.
     connection: { search_path: config.databaseSchema },
+    // Seconds. A connection attempt to an unreachable server fails this soon (default 30) so a
+    // query does not wait on it for long; request-path calls are bounded separately
+    // (BATON_STORE_DEADLINE_MS).
+    connect_timeout: CONNECT_TIMEOUT_S,
     onnotice: () => {},
   });
   try {

@@ -1,0 +1,45 @@
+/**
+ * The stores as request handlers see them: every call a request waits on is bounded by the store
+ * deadline (src/stores/deadline.ts), so an unreachable Postgres or Redis answers 503 promptly.
+ *
+ * Bounded: reads, and writes whose late landing after a 503 leaves nothing stuck (an execution
+ * row is closed by recovery, an idempotency claim lapses, an unseen key or account is inert).
+ * Not bounded: writes followed by a broadcast the caller must send (key deactivation, agent
+ * changes, approval decisions), a workflow run's insert (a late run would be owned and renewed
+ * by this worker without running), subscriptions (a late one would never be unsubscribed), and
+ * `broadcastAndAwait`, which has its own timeout. Background work uses the unbounded stores.
+ */
+import { boundPort } from './deadline.js';
+import type { Coordination, DurableStores } from './ports.js';
+
+export interface RequestPathStores {
+  readonly durable: DurableStores;
+  readonly coordination: Coordination;
+}
+
+export function requestPathStores(stores: RequestPathStores, deadlineMs: number): RequestPathStores {
+  const { durable, coordination } = stores;
+  const bounded: DurableStores = {
+    accounts: boundPort(durable.accounts, 'accounts', ['get', 'create'], deadlineMs),
+    apiKeys: boundPort(durable.apiKeys, 'apiKeys', ['findByHash', 'listByAccount', 'get', 'create'], deadlineMs),
+    usage: boundPort(durable.usage, 'usage', ['activity'], deadlineMs),
+    webhooks: boundPort(durable.webhooks, 'webhooks', ['listByExecution'], deadlineMs),
+    agents: boundPort(durable.agents, 'agents', ['getVisible', 'getOwned', 'listVisible', 'listAll'], deadlineMs),
+    executions: boundPort(durable.executions, 'executions', ['insert', 'getByIdempotencyKey', 'get', 'getById', 'transition'], deadlineMs),
+    idempotency: boundPort(durable.idempotency, 'idempotency', ['claim', 'complete', 'release'], deadlineMs),
+    workflows: boundPort(durable.workflows, 'workflows', ['getOwned', 'getVisible', 'listVisible'], deadlineMs),
+    workflowRuns: boundPort(durable.workflowRuns, 'workflowRuns', ['get', 'getById'], deadlineMs),
+    approvals: boundPort(durable.approvals, 'approvals', ['get', 'getById', 'list'], deadlineMs),
+    ping: boundPort(durable, 'durable', ['ping'], deadlineMs).ping,
+    close: () => durable.close(),
+  };
+  return {
+    durable: bounded,
+    coordination: boundPort(
+      coordination,
+      'coordination',
+      ['publish', 'rateLimit', 'acquireSlot', 'slotState', 'readEvents', 'ping'],
+      deadlineMs,
+    ),
+  };
+}
