@@ -67,8 +67,11 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     ...traceStores(opened, { durable: config.databaseUrl === null ? 'pglite' : 'postgresql', coordination: config.redisUrl === null ? 'memory' : 'redis' }),
   };
   // What requests wait on is bounded by BATON_STORE_DEADLINE_MS (503 past it); actors and timers
-  // keep the unbounded stores and their own retries.
-  const onRequest = requestPathStores(stores, config.storeDeadlineMs);
+  // keep the unbounded stores and their own retries. Embedded stores cannot be unreachable.
+  const onRequest = requestPathStores(stores, {
+    durableMs: config.databaseUrl === null ? null : config.storeDeadlineMs,
+    coordinationMs: config.redisUrl === null ? null : config.storeDeadlineMs,
+  });
   const actors = startActorSystem({
     logger,
     onChildFailed: (crash) => logger.error({ crash: String(crash.error) }, 'actor gave up after its restart budget'),
@@ -135,10 +138,13 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     }),
   });
   // A slot is taken by the submitting request, so that call is bounded too.
-  const concurrencyOnRequest: typeof concurrency = {
-    ...concurrency,
-    acquire: (accountId, holderId, limits) => withDeadline(concurrency.acquire(accountId, holderId, limits), config.storeDeadlineMs, 'concurrency.acquire'),
-  };
+  const concurrencyOnRequest: typeof concurrency =
+    config.redisUrl === null
+      ? concurrency
+      : {
+          ...concurrency,
+          acquire: (accountId, holderId, limits) => withDeadline(concurrency.acquire(accountId, holderId, limits), config.storeDeadlineMs, 'concurrency.acquire'),
+        };
   const orchestration = await startOrchestration({
     directory: agents,
     // Terminal executions are answered from the cache even while Postgres is away.

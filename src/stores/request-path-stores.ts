@@ -8,6 +8,9 @@
  * changes, approval decisions), a workflow run's insert (a late run would be owned and renewed
  * by this worker without running), subscriptions (a late one would never be unsubscribed), and
  * `broadcastAndAwait`, which has its own timeout. Background work uses the unbounded stores.
+ *
+ * Only stores across a network are bounded: embedded PGlite and in-process coordination cannot
+ * be unreachable while the worker runs, so a deadline there would only turn load into 503s.
  */
 import { boundPort } from './deadline.js';
 import type { Coordination, DurableStores } from './ports.js';
@@ -17,9 +20,22 @@ export interface RequestPathStores {
   readonly coordination: Coordination;
 }
 
-export function requestPathStores(stores: RequestPathStores, deadlineMs: number): RequestPathStores {
-  const { durable, coordination } = stores;
-  const bounded: DurableStores = {
+export interface StoreDeadlines {
+  /** Deadline of Postgres calls; null: not bounded (embedded PGlite). */
+  readonly durableMs: number | null;
+  /** Deadline of Redis calls; null: not bounded (in-process coordination). */
+  readonly coordinationMs: number | null;
+}
+
+export function requestPathStores(stores: RequestPathStores, deadlines: StoreDeadlines): RequestPathStores {
+  return {
+    durable: deadlines.durableMs === null ? stores.durable : boundDurable(stores.durable, deadlines.durableMs),
+    coordination: deadlines.coordinationMs === null ? stores.coordination : boundCoordination(stores.coordination, deadlines.coordinationMs),
+  };
+}
+
+function boundDurable(durable: DurableStores, deadlineMs: number): DurableStores {
+  return {
     accounts: boundPort(durable.accounts, 'accounts', ['get', 'create'], deadlineMs),
     apiKeys: boundPort(durable.apiKeys, 'apiKeys', ['findByHash', 'listByAccount', 'get', 'create'], deadlineMs),
     usage: boundPort(durable.usage, 'usage', ['activity'], deadlineMs),
@@ -33,13 +49,8 @@ export function requestPathStores(stores: RequestPathStores, deadlineMs: number)
     ping: boundPort(durable, 'durable', ['ping'], deadlineMs).ping,
     close: () => durable.close(),
   };
-  return {
-    durable: bounded,
-    coordination: boundPort(
-      coordination,
-      'coordination',
-      ['publish', 'rateLimit', 'acquireSlot', 'slotState', 'readEvents', 'ping'],
-      deadlineMs,
-    ),
-  };
+}
+
+function boundCoordination(coordination: Coordination, deadlineMs: number): Coordination {
+  return boundPort(coordination, 'coordination', ['publish', 'rateLimit', 'acquireSlot', 'slotState', 'readEvents', 'ping'], deadlineMs);
 }
