@@ -10,6 +10,7 @@ t.test('embedded defaults need no environment', async (t) => {
   t.equal(config.databaseUrl, null);
   t.equal(config.maxBodyBytes, 1_048_576);
   t.equal(config.allowPrivateUrls, false);
+  t.equal(config.storeDeadlineMs, 2_000);
 });
 
 t.test('with Postgres and Redis, workers default to the CPU count and may be set', async (t) => {
@@ -23,6 +24,8 @@ t.test('invalid values fail at start-up naming the variable', async (t) => {
   t.throws(() => loadConfig({ BATON_ALLOW_PRIVATE_URLS: 'maybe' }), /BATON_ALLOW_PRIVATE_URLS/);
   t.throws(() => loadConfig({ BATON_ADMIN_TOKEN: 'short' }), /at least 16/);
   t.throws(() => loadConfig({ BATON_DB_SCHEMA: 'Robert; drop table' }), /BATON_DB_SCHEMA/);
+  t.throws(() => loadConfig({ BATON_STORE_DEADLINE_MS: '10' }), /BATON_STORE_DEADLINE_MS/);
+  t.equal(loadConfig({ BATON_STORE_DEADLINE_MS: '1500' }).storeDeadlineMs, 1_500);
 });
 
 t.test('explicit overrides win over the environment', async (t) => {
