@@ -19,7 +19,6 @@ import { startRuntimeSampler } from './metrics/runtime.js';
 import { allRoutes } from './routes/index.js';
 import type { Services } from './services.js';
 import { openStores } from './stores/open.js';
-import { withDeadline } from './stores/deadline.js';
 import { requestPathStores } from './stores/request-path-stores.js';
 import { withTerminalExecutionCache } from './stores/terminal-execution-cache.js';
 import { startActorSystem } from '../actors/root-supervisor.js';
@@ -29,6 +28,7 @@ import { executionsSupervisor } from '../actors/executions-supervisor.js';
 import { spawnConcurrencyQueue } from '../actors/concurrency-queue-actor.js';
 import { dispatch } from '../actors/kit/index.js';
 import { concurrencyLimiter, leaseSettingsFrom } from './limits/concurrency.js';
+import { withAcquireDeadline } from './limits/bounded-concurrency.js';
 import { createRecovery } from './orchestration/recovery.js';
 import { createExecutionEvents } from './orchestration/events.js';
 import { startOrchestration } from './orchestration/service.js';
@@ -138,13 +138,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     }),
   });
   // A slot is taken by the submitting request, so that call is bounded too.
-  const concurrencyOnRequest: typeof concurrency =
-    config.redisUrl === null
-      ? concurrency
-      : {
-          ...concurrency,
-          acquire: (accountId, holderId, limits) => withDeadline(concurrency.acquire(accountId, holderId, limits), config.storeDeadlineMs, 'concurrency.acquire'),
-        };
+  const concurrencyOnRequest = config.redisUrl === null ? concurrency : withAcquireDeadline(concurrency, config.storeDeadlineMs);
   const orchestration = await startOrchestration({
     directory: agents,
     // Terminal executions are answered from the cache even while Postgres is away.
