@@ -25,6 +25,8 @@ const AgentFields = {
   ),
   /** Budget per call sent as metadata.timeout; default 30000. */
   timeoutMs: Type.Integer({ minimum: 1000, maximum: 300_000 }),
+  /** Calls one worker sends the agent at once; more wait their turn. Default 16. */
+  maxConcurrency: Type.Integer({ minimum: 1, maximum: 1000 }),
 };
 
 export const RegisterAgentBody = Type.Object(
@@ -37,6 +39,7 @@ export const RegisterAgentBody = Type.Object(
     capabilities: AgentFields.capabilities,
     pricing: AgentFields.pricing,
     timeoutMs: Type.Optional(AgentFields.timeoutMs),
+    maxConcurrency: Type.Optional(AgentFields.maxConcurrency),
   },
   { additionalProperties: false },
 );
@@ -51,6 +54,7 @@ export const UpdateAgentBody = Type.Object(
     capabilities: Type.Optional(AgentFields.capabilities),
     pricing: Type.Optional(AgentFields.pricing),
     timeoutMs: Type.Optional(AgentFields.timeoutMs),
+    maxConcurrency: Type.Optional(AgentFields.maxConcurrency),
   },
   { additionalProperties: false, minProperties: 1 },
 );

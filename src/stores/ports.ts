@@ -129,6 +129,8 @@ export interface AgentRecord {
   readonly basePriceMicroUsd: number;
   /** The agent's call budget, sent as metadata.timeout (1000–300000). */
   readonly timeoutMs: number;
+  /** Calls one worker sends this agent at once (1–1000); more wait in a FIFO queue. */
+  readonly maxConcurrency: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

@@ -28,6 +28,7 @@ interface AgentRow {
   /** bigint: postgres.js returns it as a string. */
   readonly base_price_micro_usd: string | number;
   readonly timeout_ms: number;
+  readonly max_concurrency: number;
   readonly created_at: Date;
   readonly updated_at: Date;
 }
@@ -44,6 +45,7 @@ const COLUMNS = [
   'pricing_model',
   'base_price_micro_usd',
   'timeout_ms',
+  'max_concurrency',
   'created_at',
   'updated_at',
 ] as const;
@@ -63,6 +65,7 @@ function toAgent(row: AgentRow): AgentRecord {
     pricingModel: row.pricing_model,
     basePriceMicroUsd: Number(row.base_price_micro_usd),
     timeoutMs: row.timeout_ms,
+    maxConcurrency: row.max_concurrency,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -105,10 +108,10 @@ export function sqlAgentStore(sql: Sql): AgentStore {
           }
           const [row] = await tx<AgentRow[]>`
             insert into agents (id, owner_account_id, name, description, url, vertical, capabilities,
-                                pricing_model, base_price_micro_usd, timeout_ms)
+                                pricing_model, base_price_micro_usd, timeout_ms, max_concurrency)
             values (${agent.id}, ${agent.ownerAccountId}, ${agent.name}, ${agent.description}, ${agent.url},
                     ${agent.vertical}, ${[...agent.capabilities]}::text[], ${agent.pricingModel},
-                    ${agent.basePriceMicroUsd}, ${agent.timeoutMs})
+                    ${agent.basePriceMicroUsd}, ${agent.timeoutMs}, ${agent.maxConcurrency})
             returning ${columns}`;
           if (row === undefined) throw new Error('insert into agents returned no row');
           return { created: toAgent(row) };
@@ -173,6 +176,7 @@ export function sqlAgentStore(sql: Sql): AgentStore {
           pricing_model = coalesce(${patch.pricingModel ?? null}::text, pricing_model),
           base_price_micro_usd = coalesce(${patch.basePriceMicroUsd ?? null}::bigint, base_price_micro_usd),
           timeout_ms = coalesce(${patch.timeoutMs ?? null}::integer, timeout_ms),
+          max_concurrency = coalesce(${patch.maxConcurrency ?? null}::integer, max_concurrency),
           updated_at = now()
         where id = ${id} and owner_account_id is not distinct from ${ownerAccountId}
         returning ${columns}`;
