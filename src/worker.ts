@@ -27,6 +27,7 @@ import { executionsSupervisor } from '../actors/executions-supervisor.js';
 import { spawnConcurrencyQueue } from '../actors/concurrency-queue-actor.js';
 import { dispatch } from '../actors/kit/index.js';
 import { concurrencyLimiter, leaseSettingsFrom } from './limits/concurrency.js';
+import { createAdmission } from './limits/admission.js';
 import { createRecovery } from './orchestration/recovery.js';
 import { createExecutionEvents } from './orchestration/events.js';
 import { startOrchestration } from './orchestration/service.js';
@@ -56,6 +57,12 @@ const EXECUTION_DRAIN_MS = 20_000;
 
 export async function startWorker(config: Config, logger: Logger): Promise<RunningWorker> {
   const stores = await openStores(config, { log: logger });
+  // Admission control: refuse new work up front rather than fail accepted work later.
+  const admission = createAdmission({
+    maxBacklog: config.maxBacklog,
+    maxEventLoopDelayMs: config.maxEventLoopDelayMs,
+    maxAgentQueueWaitMs: config.maxAgentQueueWaitMs,
+  });
   const actors = startActorSystem({
     logger,
     onChildFailed: (crash) => logger.error({ crash: String(crash.error) }, 'actor gave up after its restart budget'),
@@ -68,6 +75,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     client: agentClient,
     registry: spawnAgentRegistry(actors, logger.child({ actor: 'agents' })),
     logger: logger.child({ component: 'agents' }),
+    onQueueWait: (waitedMs) => admission.queueWaited(waitedMs),
   });
   const keyCache = new KeyCache(KEY_CACHE);
   const revocations = await startKeyRevocations(stores.coordination, keyCache, logger);
@@ -94,7 +102,10 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       events: executionEvents,
       logger: logger.child({ actor: 'executions' }),
       leases: { renewEveryMs: leases.renewEveryMs, renew: (accountId, ids) => limiter.renew(accountId, ids) },
-      onSettled: (accountId, executionId) => concurrency.release(accountId, executionId),
+      onSettled: (accountId, executionId) => {
+        admission.finished(executionId);
+        concurrency.release(accountId, executionId);
+      },
       onRunningChanged: (count) => {
         runningExecutions = count;
         metrics.runningExecutions(count);
@@ -111,7 +122,10 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       accounts: stores.durable.accounts,
       limiter,
       queue: { acquire: (accountId, id, limits) => concurrency.acquire(accountId, id, limits), release: (accountId, id) => concurrency.release(accountId, id) },
-      start: (record) => dispatch(supervisor, { type: 'executions.start', record }),
+      start: (record) => {
+        admission.started(record.id);
+        dispatch(supervisor, { type: 'executions.start', record });
+      },
       events: executionEvents,
       metrics,
       logger: logger.child({ component: 'recovery' }),
@@ -127,6 +141,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     coordination: stores.coordination,
     supervisor,
     concurrency,
+    admission,
     metrics,
     publicUrl: config.publicUrl,
     allowPrivateUrls: config.allowPrivateUrls,
@@ -183,6 +198,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     metrics,
     orchestration,
     workflows,
+    admission,
   };
   const authenticator = new Authenticator({
     keys: stores.durable.apiKeys,
@@ -228,6 +244,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       await outbound.close();
       await revocations.stop();
       sampler.stop();
+      admission.stop();
       await stores.close();
       await metrics.close();
       server.closeAll();

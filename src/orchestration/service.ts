@@ -24,6 +24,7 @@ import {
 } from '../errors.js';
 import { newId } from '../ids.js';
 import { concurrencyLimitsFor, queueRetryAfterSeconds } from '../limits/concurrency.js';
+import type { Admission } from '../limits/admission.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/index.js';
 import { checkUrlSyntax } from '../outbound/url-policy.js';
@@ -59,6 +60,8 @@ export interface OrchestrationDeps {
   readonly supervisor: Ref<ExecutionsMessage>;
   /** Concurrency slots and queue per account (docs/limits.md). */
   readonly concurrency: Pick<ConcurrencyQueue, 'acquire' | 'release' | 'addStarter'>;
+  /** Admission control (src/limits/admission.ts); absent: every submission is admitted. */
+  readonly admission?: Pick<Admission, 'check' | 'started'>;
   readonly metrics?: Pick<Metrics, 'queueRejected'>;
   readonly publicUrl: string;
   readonly allowPrivateUrls: boolean;
@@ -109,6 +112,7 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
     }
     const view = creationView(record, deps.publicUrl);
     if (place.status === 'started') {
+      deps.admission?.started(record.id);
       dispatch(deps.supervisor, { type: 'executions.start', record });
       return { status: 202, body: view };
     }
@@ -119,6 +123,8 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
   return {
     async submit(principal, body, idempotencyKey) {
       checkRequest(deps, body);
+      // Before the idempotency claim and the slot: a refused submission leaves nothing behind.
+      deps.admission?.check();
       if (idempotencyKey === null) return create(principal, body);
       return idempotent(deps.idempotency, principal.account.id, idempotencyKey, body, () => create(principal, body));
     },
@@ -165,6 +171,7 @@ function executionStarter(deps: OrchestrationDeps): PromotionStarter {
       const record = await deps.executions.getById(holderId);
       if (record === null) return 'unknown';
       if (record.status === 'PENDING') {
+        deps.admission?.started(record.id);
         dispatch(deps.supervisor, { type: 'executions.start', record });
         return 'started';
       }

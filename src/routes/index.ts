@@ -10,5 +10,5 @@ import { healthRoutes } from './health.js';
 import { workflowRoutes } from './workflows.js';
 
 export function allRoutes(services: Services): Route[] {
-  return [...healthRoutes(services), ...authTestRoutes(), ...accountRoutes(services), ...apiKeyRoutes(services), ...agentRoutes(services), ...executionRoutes(services.orchestration, services.stores.webhooks), ...workflowRoutes(services.workflows)];
+  return [...healthRoutes(services), ...authTestRoutes(), ...accountRoutes(services), ...apiKeyRoutes(services), ...agentRoutes(services), ...executionRoutes(services.orchestration, services.stores.webhooks), ...workflowRoutes(services.workflows, services.admission)];
 }

@@ -12,6 +12,7 @@ import type { ApprovalStatus } from '../stores/ports.js';
 import { compile, type Validator } from '../validation.js';
 import { workflowBody } from '../workflows/definition.js';
 import type { WorkflowsService } from '../workflows/service.js';
+import type { Admission } from '../limits/admission.js';
 
 const replaceBody = compile(WorkflowReplaceBody);
 const runBody = compile(RunWorkflowBody);
@@ -28,7 +29,7 @@ function ownerOf(principal: Principal): string | null {
   return principal.kind === 'operator' ? null : asKey(principal).account.id;
 }
 
-export function workflowRoutes(workflows: WorkflowsService) {
+export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admission, 'check'>) {
   const write = { kind: 'permission', permission: Permission.WORKFLOWS_WRITE, operator: true } as const;
   const read = { kind: 'permission', permission: Permission.WORKFLOWS_READ, operator: true } as const;
   return [
@@ -85,6 +86,7 @@ export function workflowRoutes(workflows: WorkflowsService) {
       access: { kind: 'permission', permission: Permission.WORKFLOWS_RUN },
       body: runBody,
       handle: async (ctx) => {
+        admission.check();
         const result = await workflows.run(asKey(ctx.principal).account.id, ctx.params.slug!, ctx.body);
         return json(result.status, result.body);
       },
