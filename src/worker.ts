@@ -29,6 +29,7 @@ import { dispatch } from '../actors/kit/index.js';
 import { concurrencyLimiter, leaseSettingsFrom } from './limits/concurrency.js';
 import { createAdmission } from './limits/admission.js';
 import { createRecovery } from './orchestration/recovery.js';
+import { startStatusWatch } from './orchestration/status-watch.js';
 import { createExecutionEvents } from './orchestration/events.js';
 import { startOrchestration } from './orchestration/service.js';
 import { outboxWebhookSink } from './orchestration/webhook-sink.js';
@@ -91,7 +92,9 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   });
   // Kept current by the executions supervisor, so shutdown can wait for running executions.
   let runningExecutions = 0;
-  const executionEvents = createExecutionEvents({ metrics, logger, webhooks: outboxWebhookSink(stores.durable.webhooks, webhooks.sender) });
+  // Long polls and event streams of executions wake on transitions published here (any worker).
+  const statusWatch = await startStatusWatch(stores.coordination, logger.child({ component: 'status-watch' }));
+  const executionEvents = createExecutionEvents({ metrics, logger, webhooks: outboxWebhookSink(stores.durable.webhooks, webhooks.sender), statusWatch });
   // Concurrency slots, queue and execution leases (docs/limits.md).
   const leases = leaseSettingsFrom(process.env);
   const limiter = concurrencyLimiter(stores.coordination, { leaseMs: leases.leaseMs });
@@ -142,6 +145,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     supervisor,
     concurrency,
     admission,
+    statusWatch,
     metrics,
     publicUrl: config.publicUrl,
     allowPrivateUrls: config.allowPrivateUrls,
@@ -224,6 +228,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     async stop() {
       server.stopListening();
       server.endStreams('server shutting down; reconnect and resume with Last-Event-ID');
+      // Long polls answer now with the current status rather than hold shutdown for their wait.
+      await statusWatch.stop();
       // Let in-flight requests answer before their stores go away, and running executions finish
       // up to a deadline; those still running then are closed by recovery on another worker (or
       // at the next start) as EXECUTION_INTERRUPTED once their lease lapses.

@@ -1,12 +1,12 @@
 /**
- * Orchestration (spec §4.1–4.3): POST /v1/orchestrate, GET /v1/executions/{id},
- * POST /v1/executions/{id}/cancel, and the webhook delivery log GET /v1/executions/{id}/webhooks.
- * Executions of other accounts are 404.
+ * Orchestration (spec §4.1–4.3): POST /v1/orchestrate, GET /v1/executions/{id} (with `?wait=` a
+ * long poll), GET /v1/executions/{id}/events (status events as SSE), POST /v1/executions/{id}/cancel,
+ * and the webhook delivery log GET /v1/executions/{id}/webhooks. Executions of other accounts are 404.
  */
 import { Permission } from '../auth/permissions.js';
 import { asKey } from '../auth/principal.js';
 import { invalidRequest } from '../errors.js';
-import { json, route } from '../http/route.js';
+import { json, route, type StreamReply } from '../http/route.js';
 import type { OrchestrationService } from '../orchestration/service.js';
 import { OrchestrateBody } from '../schemas/orchestrate.js';
 import type { WebhookStore } from '../stores/ports.js';
@@ -15,6 +15,17 @@ import { toDeliveryView } from '../webhooks/outbox.js';
 
 const orchestrateBody = compile(OrchestrateBody);
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+/** Longest long poll: below common proxy idle timeouts (nginx 60 s). */
+export const MAX_WAIT_MS = 30_000;
+
+/** `?wait=<ms>`: absent or 0 is a plain read; an integer up to MAX_WAIT_MS, else 400. */
+function waitParam(query: URLSearchParams): number {
+  const raw = query.get('wait');
+  if (raw === null || raw === '') return 0;
+  const value = /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value <= MAX_WAIT_MS)) throw invalidRequest('wait', `wait must be an integer number of milliseconds from 0 to ${MAX_WAIT_MS}`);
+  return value;
+}
 
 export function executionRoutes(orchestration: OrchestrationService, webhooks: Pick<WebhookStore, 'listByExecution'>) {
   return [
@@ -38,8 +49,18 @@ export function executionRoutes(orchestration: OrchestrationService, webhooks: P
       path: '/v1/executions/:id',
       access: { kind: 'permission', permission: Permission.EXECUTIONS_READ },
       handle: async (ctx) => {
-        const result = await orchestration.status(asKey(ctx.principal).account.id, ctx.params.id!);
+        const waitMs = waitParam(ctx.query);
+        const result = await orchestration.status(asKey(ctx.principal).account.id, ctx.params.id!, waitMs, waitMs > 0 ? ctx.signal : undefined);
         return json(result.status, result.body);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/executions/:id/events',
+      access: { kind: 'permission', permission: Permission.EXECUTIONS_READ },
+      handle: async (ctx): Promise<StreamReply> => {
+        const start = await orchestration.openEvents(asKey(ctx.principal).account.id, ctx.params.id!);
+        return { kind: 'stream', start };
       },
     }),
     route({
