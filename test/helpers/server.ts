@@ -105,7 +105,15 @@ export async function startServer(t: Teardown, options: ServerOptions): Promise<
     },
   };
   t.teardown(() => server.stop());
-  await waitUntilListening(server);
+  try {
+    await waitUntilListening(server);
+  } catch (error) {
+    // The test process is about to fail before any teardown runs: a server left starting would
+    // outlive it (and load the machine for the next run).
+    child.kill('SIGKILL');
+    if (dataDir !== null) rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   return server;
 }
 
