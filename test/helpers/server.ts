@@ -110,8 +110,8 @@ export async function startServer(t: Teardown, options: ServerOptions): Promise<
   } catch (error) {
     // The test process is about to fail before any teardown runs: a server left starting would
     // outlive it (and load the machine for the next run).
-    child.kill('SIGKILL');
-    if (dataDir !== null) rmSync(dataDir, { recursive: true, force: true });
+    // SIGTERM first: the primary stops the workers it forked (a SIGKILL would orphan them).
+    await server.stop();
     throw error;
   }
   return server;
