@@ -19,6 +19,11 @@ export interface AdmissionBounds {
 export interface Admission {
   /** Throws 503 OVERLOADED when a bound is passed. */
   check(): void;
+  /**
+   * `check`, then holds a backlog place until the returned function is called (after `started`,
+   * or on refusal), so that concurrent submissions cannot all pass the same last place.
+   */
+  enter(): () => void;
   /** An execution started on this worker (counted until `finished`). */
   started(executionId: string): void;
   finished(executionId: string): void;
@@ -34,6 +39,7 @@ const FORGET_AFTER_MS = 31 * 60_000;
 
 export function createAdmission(bounds: AdmissionBounds, now: () => number = Date.now): Admission {
   const live = new Map<string, number>();
+  let entering = 0;
   const histogram: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
   let loopDelayMs = 0;
@@ -54,9 +60,20 @@ export function createAdmission(bounds: AdmissionBounds, now: () => number = Dat
   timer.unref();
 
   return {
+    enter() {
+      this.check();
+      entering += 1;
+      let left = false;
+      return () => {
+        if (left) return;
+        left = true;
+        entering -= 1;
+      };
+    },
     check() {
-      if (live.size >= bounds.maxBacklog) {
-        throw overloaded('backlog', `${live.size} executions are running on this worker (bound ${bounds.maxBacklog})`, 1);
+      const backlog = live.size + entering;
+      if (backlog >= bounds.maxBacklog) {
+        throw overloaded('backlog', `${backlog} executions are running or being accepted on this worker (bound ${bounds.maxBacklog})`, 1);
       }
       if (loopDelayMs > bounds.maxEventLoopDelayMs) {
         throw overloaded('event_loop_delay', `event-loop delay ${Math.round(loopDelayMs)} ms (bound ${bounds.maxEventLoopDelayMs} ms)`, 1);

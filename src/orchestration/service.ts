@@ -65,7 +65,7 @@ export interface OrchestrationDeps {
   /** Wakes long polls and event streams when an execution changes; absent: waits run to their end. */
   readonly statusWatch?: Pick<StatusWatch, 'watch'>;
   /** Admission control (src/limits/admission.ts); absent: every submission is admitted. */
-  readonly admission?: Pick<Admission, 'check' | 'started'>;
+  readonly admission?: Pick<Admission, 'enter' | 'started'>;
   readonly metrics?: Pick<Metrics, 'queueRejected'>;
   readonly publicUrl: string;
   readonly allowPrivateUrls: boolean;
@@ -134,9 +134,13 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
     async submit(principal, body, idempotencyKey) {
       checkRequest(deps, body);
       // Before the idempotency claim and the slot: a refused submission leaves nothing behind.
-      deps.admission?.check();
-      if (idempotencyKey === null) return create(principal, body);
-      return idempotent(deps.idempotency, principal.account.id, idempotencyKey, body, () => create(principal, body));
+      const leave = deps.admission?.enter();
+      try {
+        if (idempotencyKey === null) return await create(principal, body);
+        return await idempotent(deps.idempotency, principal.account.id, idempotencyKey, body, () => create(principal, body));
+      } finally {
+        leave?.();
+      }
     },
 
     async status(accountId, id, waitMs = 0, signal) {
