@@ -228,10 +228,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * An execution's status, progress, result and cost
+         * An execution's status, progress, result and cost; with ?wait= a long poll
          * @description Permission: `executions:read`.
          */
         get: operations["getExecutionsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/executions/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An execution's status changes as Server-Sent Events, ending after the terminal one
+         * @description Permission: `executions:read`.
+         */
+        get: operations["getExecutionsByIdEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -854,6 +874,8 @@ export interface components {
                 basePrice: number;
             };
             timeoutMs?: number;
+            examples?: string[];
+            maxConcurrency?: number;
         };
         /** Agent */
         Agent: {
@@ -1034,6 +1056,8 @@ export interface components {
                 basePrice: number;
             };
             timeoutMs?: number;
+            examples?: string[];
+            maxConcurrency?: number;
         };
         /** OrchestrateBody */
         OrchestrateBody: {
@@ -3205,7 +3229,10 @@ export interface operations {
     };
     getExecutionsById: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Milliseconds to hold the request until the execution is terminal */
+                wait?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -3225,6 +3252,129 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Execution"];
+                };
+            };
+            /** @description INVALID_REQUEST */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INVALID_REQUEST_Error"];
+                };
+            };
+            /** @description KEY_EXPIRED, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KEY_EXPIRED_Error"] | components["schemas"]["UNAUTHORIZED_Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FORBIDDEN_Error"];
+                };
+            };
+            /** @description EXECUTION_NOT_FOUND */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EXECUTION_NOT_FOUND_Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMIT_EXCEEDED_Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INTERNAL_ERROR_Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SERVICE_UNAVAILABLE_Error"];
+                };
+            };
+        };
+    };
+    getExecutionsByIdEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events: each message is `id: <n>`, `event: <name>`, `data: <JSON>`. Reconnect with Last-Event-ID (or ?lastEventId=) to resume after the last id seen. Lines starting with `:` are heartbeats. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        id: string;
+                        /** @constant */
+                        event: "execution.pending";
+                        data: components["schemas"]["Execution"];
+                    } | {
+                        id: string;
+                        /** @constant */
+                        event: "execution.running";
+                        data: components["schemas"]["Execution"];
+                    } | {
+                        id: string;
+                        /** @constant */
+                        event: "execution.completed";
+                        data: components["schemas"]["Execution"];
+                    } | {
+                        id: string;
+                        /** @constant */
+                        event: "execution.failed";
+                        data: components["schemas"]["Execution"];
+                    } | {
+                        id: string;
+                        /** @constant */
+                        event: "execution.cancelled";
+                        data: components["schemas"]["Execution"];
+                    };
                 };
             };
             /** @description INVALID_REQUEST */

@@ -12,7 +12,7 @@ import { mcpRoutes } from './mcp.js';
 import { workflowRoutes } from './workflows.js';
 
 export function allRoutes(services: Services): Route[] {
-  const routes: Route[] = [...healthRoutes(services), ...authTestRoutes(), ...accountRoutes(services), ...apiKeyRoutes(services), ...agentRoutes(services), ...executionRoutes(services.orchestration, services.stores.webhooks), ...workflowRoutes(services.workflows), ...mcpRoutes(services)];
+  const routes: Route[] = [...healthRoutes(services), ...authTestRoutes(), ...accountRoutes(services), ...apiKeyRoutes(services), ...agentRoutes(services), ...executionRoutes(services.orchestration, services.stores.webhooks), ...workflowRoutes(services.workflows, services.admission), ...mcpRoutes(services)];
   // Last, so the document describes every route above (and itself).
   routes.push(...apiReferenceRoutes(() => routes, services.version));
   return routes;

@@ -14,6 +14,7 @@ import { workflowBody } from '../workflows/definition.js';
 import type { WorkflowsService } from '../workflows/service.js';
 import { Type } from '@sinclair/typebox';
 import { Approval, ApprovalList, Workflow, WorkflowList, WorkflowRun, WorkflowRunStarted, WorkflowStreamEvents } from '../schemas/responses/workflows.js';
+import type { Admission } from '../limits/admission.js';
 
 const replaceBody = compile(WorkflowReplaceBody);
 const runBody = compile(RunWorkflowBody);
@@ -30,7 +31,7 @@ function ownerOf(principal: Principal): string | null {
   return principal.kind === 'operator' ? null : asKey(principal).account.id;
 }
 
-export function workflowRoutes(workflows: WorkflowsService) {
+export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admission, 'check'>) {
   const write = { kind: 'permission', permission: Permission.WORKFLOWS_WRITE, operator: true } as const;
   const read = { kind: 'permission', permission: Permission.WORKFLOWS_READ, operator: true } as const;
   return [
@@ -93,6 +94,7 @@ export function workflowRoutes(workflows: WorkflowsService) {
       body: runBody,
       doc: { summary: 'Start a run; follow it on stream_url', responses: { 200: WorkflowRunStarted }, errors: ['WORKFLOW_NOT_FOUND', 'QUEUE_FULL'] },
       handle: async (ctx) => {
+        admission.check();
         const result = await workflows.run(asKey(ctx.principal).account.id, ctx.params.slug!, ctx.body);
         return json(result.status, result.body);
       },

@@ -131,6 +131,8 @@ export interface AgentRecord {
   readonly timeoutMs: number;
   /** Example requests the agent handles, for selection (0–20, each 1–500 characters). */
   readonly examples: readonly string[];
+  /** Calls one worker sends this agent at once (1–1000); more wait in a FIFO queue. */
+  readonly maxConcurrency: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
@@ -415,6 +417,18 @@ export interface ExecutionWebhook {
 export type ExecutionStatusName = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
 
 /** One orchestration execution, as stored. Money in micro-USD, times in ms / ISO strings. */
+/**
+ * Where a running execution is: `currentAgent` is the first agent in flight (null between steps),
+ * `runningAgents` every agent in flight (several in PARALLEL and DAG modes; absent in records
+ * written before it existed).
+ */
+export interface ExecutionProgress {
+  readonly completed: number;
+  readonly total: number;
+  readonly currentAgent: string | null;
+  readonly runningAgents?: readonly string[];
+}
+
 export interface ExecutionRecord {
   readonly id: string;
   readonly accountId: string;
@@ -433,7 +447,7 @@ export interface ExecutionRecord {
   readonly webhook: ExecutionWebhook | null;
   readonly estimatedCostMicros: number;
   readonly estimatedDurationMs: number;
-  readonly progress: { readonly completed: number; readonly total: number; readonly currentAgent: string | null } | null;
+  readonly progress: ExecutionProgress | null;
   readonly result: { readonly summary: string; readonly details: Readonly<Record<string, unknown>> } | null;
   readonly error: { readonly code: string; readonly message: string } | null;
   readonly actualCostMicros: number | null;
