@@ -29,7 +29,7 @@ import type { Metrics } from '../metrics/index.js';
 import { checkUrlSyntax } from '../outbound/url-policy.js';
 import type { OrchestrateBody } from '../schemas/orchestrate.js';
 import { SELECTION_DEFAULTS } from '../selection/types.js';
-import type { Coordination, ExecutionRecord, ExecutionStore, IdempotencyStore } from '../stores/ports.js';
+import type { Coordination, ExecutionRecord, ExecutionStatusName, ExecutionStore, IdempotencyStore, NewestFirstQuery } from '../stores/ports.js';
 import { exceedsDepth } from '../validation.js';
 import { estimateCost, estimateExceedsBudget, microsToUsd, usdToMicros, type FeeSchedule } from './cost.js';
 import { dagError, planDag, type DagPlan } from './dag.js';
@@ -53,7 +53,7 @@ export interface HttpResult {
 
 export interface OrchestrationDeps {
   readonly directory: Pick<AgentDirectory, 'select' | 'stats' | 'visible'>;
-  readonly executions: Pick<ExecutionStore, 'insert' | 'get' | 'getById' | 'transition'>;
+  readonly executions: Pick<ExecutionStore, 'insert' | 'get' | 'getById' | 'transition' | 'listByAccount'>;
   readonly idempotency: IdempotencyStore;
   readonly coordination: Pick<Coordination, 'subscribe' | 'broadcastAndAwait'>;
   readonly supervisor: Ref<ExecutionsMessage>;
@@ -70,6 +70,8 @@ export interface OrchestrationDeps {
 export interface OrchestrationService {
   submit(principal: KeyPrincipal, body: OrchestrateBody, idempotencyKey: string | null): Promise<HttpResult>;
   status(accountId: string, id: string): Promise<HttpResult>;
+  /** The account's executions, newest first, as status views (GET /v1/executions). */
+  list(accountId: string, query: NewestFirstQuery<ExecutionStatusName>): Promise<HttpResult>;
   cancel(accountId: string, id: string): Promise<HttpResult>;
   stop(): Promise<void>;
 }
@@ -127,6 +129,11 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
       const record = await deps.executions.get(accountId, id);
       if (record === null) throw executionNotFound(id);
       return { status: 200, body: statusView(record) };
+    },
+
+    async list(accountId, query) {
+      const page = await deps.executions.listByAccount(accountId, query);
+      return { status: 200, body: { executions: page.items.map(statusView), nextCursor: page.nextCursor } };
     },
 
     async cancel(accountId, id) {

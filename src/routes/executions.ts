@@ -1,7 +1,7 @@
 /**
  * Orchestration (spec §4.1–4.3): POST /v1/orchestrate, GET /v1/executions/{id},
- * POST /v1/executions/{id}/cancel, and the webhook delivery log GET /v1/executions/{id}/webhooks.
- * Executions of other accounts are 404.
+ * POST /v1/executions/{id}/cancel, the webhook delivery log GET /v1/executions/{id}/webhooks, and
+ * the caller's executions newest first, GET /v1/executions. Executions of other accounts are 404.
  */
 import { Permission } from '../auth/permissions.js';
 import { asKey } from '../auth/principal.js';
@@ -9,12 +9,14 @@ import { invalidRequest } from '../errors.js';
 import { json, route } from '../http/route.js';
 import type { OrchestrationService } from '../orchestration/service.js';
 import { OrchestrateBody } from '../schemas/orchestrate.js';
-import type { WebhookStore } from '../stores/ports.js';
+import type { ExecutionStatusName, WebhookStore } from '../stores/ports.js';
+import { newestFirstQuery, withCursorCheck } from './list-query.js';
 import { compile } from '../validation.js';
 import { toDeliveryView } from '../webhooks/outbox.js';
 
 const orchestrateBody = compile(OrchestrateBody);
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+const EXECUTION_STATUSES: readonly ExecutionStatusName[] = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'];
 
 export function executionRoutes(orchestration: OrchestrationService, webhooks: Pick<WebhookStore, 'listByExecution'>) {
   return [
@@ -30,6 +32,16 @@ export function executionRoutes(orchestration: OrchestrationService, webhooks: P
           throw invalidRequest('X-Idempotency-Key', 'X-Idempotency-Key must be 1 to 255 printable ASCII characters');
         }
         const result = await orchestration.submit(asKey(ctx.principal), ctx.body, raw === '' ? null : raw);
+        return json(result.status, result.body);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/executions',
+      access: { kind: 'permission', permission: Permission.EXECUTIONS_READ },
+      handle: async (ctx) => {
+        const query = newestFirstQuery(ctx.query, EXECUTION_STATUSES);
+        const result = await withCursorCheck(() => orchestration.list(asKey(ctx.principal).account.id, query));
         return json(result.status, result.body);
       },
     }),
