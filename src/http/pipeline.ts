@@ -229,6 +229,10 @@ function finish(
       ? { ...(reply.body as Record<string, unknown>), requestId: exchange.requestId }
       : reply.body;
     writeResponse(exchange.res, exchange, status, headers, JSON.stringify(body), closeConnection);
+  } else if (reply.kind === 'bytes') {
+    status = reply.status;
+    headers['Content-Type'] = reply.contentType;
+    writeResponse(exchange.res, exchange, status, headers, reply.body, closeConnection);
   } else {
     status = reply.status;
     writeResponse(exchange.res, exchange, status, headers, undefined, closeConnection);

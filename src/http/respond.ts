@@ -26,7 +26,7 @@ export function writeResponse(
   state: ResponseState,
   status: number,
   headers: Readonly<Record<string, string>>,
-  body: string | undefined,
+  body: string | Buffer | undefined,
   closeConnection = false,
 ): void {
   if (state.aborted || state.responded) return;

@@ -46,6 +46,15 @@ export interface EmptyReply {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+/** Bytes of a given type as they are (the console's static files); never JSON-wrapped. */
+export interface BytesReply {
+  readonly kind: 'bytes';
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: Buffer;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
 /** A long-lived event stream; the route owns the sink until it calls `end()`. */
 export interface StreamReply {
   readonly kind: 'stream';
@@ -53,7 +62,7 @@ export interface StreamReply {
   start(sink: SseSink): void;
 }
 
-export type Reply = JsonReply | EmptyReply | StreamReply;
+export type Reply = JsonReply | EmptyReply | BytesReply | StreamReply;
 
 export interface Route<Body = unknown> {
   readonly method: HttpMethod;
