@@ -5,7 +5,7 @@
  * write the screenshots used in docs/console.md.
  */
 import path from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumPath, launchChromium } from '../helpers/chromium.js';
 import { api, startServer } from '../helpers/server.js';
@@ -26,27 +26,25 @@ if (chromiumPath() === null && process.env.CI !== 'true') {
     if (screenshots !== '') await page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: true });
   }
 
-  async function signedIn(key: string): Promise<Page> {
+  /** A signed-in page; `violations` collects the page's Content-Security-Policy reports. */
+  async function signedIn(t: Test, key: string): Promise<{ page: Page; violations: string[] }> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    t.teardown(() => context.close());
     const page = await context.newPage();
     const violations: string[] = [];
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
     });
-    t.teardown(() => {
-      t.same(violations, [], 'the page breaks none of its own Content-Security-Policy');
-      return context.close();
-    });
     await page.goto(`${server.url}/console`);
     await page.fill('#api-key', key);
     await page.click('button[type=submit]');
     await page.waitForSelector('nav >> text=Sign out');
-    return page;
+    return { page, violations };
   }
 
   t.test('a workflow started from the console pauses, is approved from the inbox, and completes', async (t) => {
     const { key, slug } = await setupWorkflow(server, tools, t.teardown.bind(t), { risk: 'high' });
-    const page = await signedIn(key);
+    const { page, violations } = await signedIn(t, key);
 
     await page.goto(`${server.url}/console#/workflows`);
     await page.waitForSelector(`select[aria-label=Workflow] >> option[value="${slug}"]`, { state: 'attached' });
@@ -85,6 +83,23 @@ if (chromiumPath() === null && process.env.CI !== 'true') {
     await page.click('nav >> text=Agents');
     await page.waitForSelector('table >> text=healthy');
     await shot(page, 'agents');
+    t.same(violations, [], 'the page breaks none of its own Content-Security-Policy');
+  });
+
+  t.test('executions show live status and cost, and one execution its detail', async (t) => {
+    const { key } = await setupWorkflow(server, tools, t.teardown.bind(t));
+    const started = await api(server, 'POST', '/v1/orchestrate', { key, body: { query: 'look something up', selectionCriteria: { requiredCapabilities: ['tools'] } } });
+    t.equal(started.status, 202);
+    const id = started.body.executionId as string;
+    const { page, violations } = await signedIn(t, key);
+    const row = page.locator('tr', { hasText: id });
+    await row.locator('text=COMPLETED').waitFor();
+    t.match(await row.textContent(), /\$\d/, 'the row shows costs');
+    await shot(page, 'executions');
+    await row.locator(`a[href="#/executions/${id}"]`).click();
+    await page.waitForSelector('dl.facts >> text=COMPLETED');
+    t.match(await page.textContent('dl.facts'), /Actual cost\$\d/);
+    t.same(violations, []);
   });
 
   t.test('a wrong key is refused at sign-in and nothing is shown', async (t) => {
