@@ -9,7 +9,7 @@ import t, { type Test } from 'tap';
 import type { Browser, Page } from 'playwright-core';
 import { chromiumPath, launchChromium } from '../helpers/chromium.js';
 import { api, startServer } from '../helpers/server.js';
-import { setupWorkflow, startToolServer, waitForStatus } from '../workflows/fixtures.js';
+import { registerAgents, setupWorkflow, startToolServer, waitForStatus } from '../workflows/fixtures.js';
 
 const screenshots = process.env.CONSOLE_SCREENSHOTS_DIR ?? '';
 
@@ -88,7 +88,8 @@ if (chromiumPath() === null && process.env.CI !== 'true') {
 
   t.test('executions show live status and cost, and one execution its detail', async (t) => {
     const { key } = await setupWorkflow(server, tools, t.teardown.bind(t));
-    const started = await api(server, 'POST', '/v1/orchestrate', { key, body: { query: 'look something up', selectionCriteria: { requiredCapabilities: ['tools'] } } });
+    await registerAgents(server, key, [{ info: { id: 'console-summarizer', name: 'Summarizer', description: 'summarises text', capabilities: ['summaries'] } }], t.teardown.bind(t));
+    const started = await api(server, 'POST', '/v1/orchestrate', { key, body: { query: 'summarise this text', selectionCriteria: { requiredCapabilities: ['summaries'] } } });
     t.equal(started.status, 202);
     const id = started.body.executionId as string;
     const { page, violations } = await signedIn(t, key);
