@@ -38,7 +38,7 @@ export function runPrimary(config: Config, logger: Logger, onReady?: (port: numb
         if (ready === slots.length) {
           // Tests and operators wait for this line.
           logger.info({ port: message.port, workers: slots.length }, `baton listening on http://${config.host}:${message.port}`);
-          if (ready === slots.length && onReady !== undefined) {
+          if (onReady !== undefined) {
             onReady(message.port);
             onReady = undefined;
           }
