@@ -36,10 +36,14 @@ function start(entry: string, args: string[], env: Record<string, string>, ready
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${entry} did not start within ${READY_LIMIT_MS / 1000} s:\n${output}`)), READY_LIMIT_MS);
+    let started = false;
     const look = (chunk: Buffer): void => {
+      // Once ready, output is drained and dropped (kept, a long demo would grow without bound).
+      if (started) return;
       output += chunk.toString();
       const match = ready.exec(output);
       if (match !== null) {
+        started = true;
         clearTimeout(timer);
         resolve(match);
       }
@@ -72,9 +76,10 @@ function stopAll(): void {
 async function main(): Promise<void> {
   progress('starting Baton and the example agents…');
   const agentPort = /listening on http:\/\/localhost:(\d+)/;
-  const [, wordsPort] = await start('examples/agent/server.ts', [], { PORT: '0' }, agentPort);
-  const [, publisherPort] = await start('examples/workflow-agent/server.ts', [], { PORT: '0' }, agentPort);
-  await start(
+  // All three start at once: each takes a moment to load through tsx.
+  const words = start('examples/agent/server.ts', [], { PORT: '0' }, agentPort);
+  const publisher = start('examples/workflow-agent/server.ts', [], { PORT: '0' }, agentPort);
+  const service = start(
     'src/cli/main.ts',
     ['serve'],
     {
@@ -85,12 +90,14 @@ async function main(): Promise<void> {
       BATON_ADMIN_TOKEN: admin,
       // The example agents listen on this machine; outside a demo, agents must be public HTTPS.
       BATON_ALLOW_PRIVATE_URLS: 'true',
-      BATON_LOG_LEVEL: 'warn',
+      // Info, since readiness is the 'baton listening' line; the demo does not print the service's log.
+      BATON_LOG_LEVEL: 'info',
       DATABASE_URL: '',
       REDIS_URL: '',
     },
     /baton listening/,
   );
+  const [[, wordsPort], [, publisherPort]] = await Promise.all([words, publisher, service]);
   progress('registering an account, a key, the agents and a workflow…');
   const account = await call('POST', '/v1/accounts', admin, { name: 'Demo', tier: 'BUSINESS' });
   const issued = await call('POST', '/v1/api-keys', admin, { name: 'demo key', permissions: ['*'], accountId: account.id });
