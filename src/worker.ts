@@ -16,6 +16,7 @@ import { rateLimitGate } from './limits/rate-limit-gate.js';
 import type { Logger } from './log.js';
 import { createMetrics } from './metrics/index.js';
 import { startRuntimeSampler } from './metrics/runtime.js';
+import { consoleRoutes } from './routes/console.js';
 import { allRoutes } from './routes/index.js';
 import type { Services } from './services.js';
 import { openStores } from './stores/open.js';
@@ -221,7 +222,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     hash: hashKey,
     adminToken: config.adminToken,
   });
-  const server = createHttpServer(allRoutes(services), {
+  // The console's static files are not part of the API (nor of its description), so they are added here.
+  const server = createHttpServer([...allRoutes(services), ...consoleRoutes()], {
     authenticator,
     usage: usage.recorder,
     logger,

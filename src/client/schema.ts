@@ -220,6 +220,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/executions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's executions, newest first, a page at a time
+         * @description Permission: `executions:read`.
+         */
+        get: operations["getExecutions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/executions/{id}": {
         parameters: {
             query?: never;
@@ -366,6 +386,26 @@ export interface paths {
          * @description Permission: `workflows:run`.
          */
         post: operations["postWorkflowsBySlugRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/workflow-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's workflow runs, newest first, a page at a time
+         * @description Permission: `workflows:read`.
+         */
+        get: operations["getWorkflowRuns"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1224,6 +1264,11 @@ export interface components {
              */
             completedAt?: string;
         };
+        /** ExecutionList */
+        ExecutionList: {
+            executions: components["schemas"]["Execution"][];
+            nextCursor: string | null;
+        };
         /** EXECUTION_NOT_FOUND_Error */
         EXECUTION_NOT_FOUND_Error: {
             /** @constant */
@@ -1405,6 +1450,11 @@ export interface components {
                 message: string;
             } | null;
             waiting_for_approval: string | null;
+        };
+        /** WorkflowRunList */
+        WorkflowRunList: {
+            runs: components["schemas"]["WorkflowRun"][];
+            nextCursor: string | null;
         };
         /**
          * ChunkEvent
@@ -3227,6 +3277,87 @@ export interface operations {
             };
         };
     };
+    getExecutions: {
+        parameters: {
+            query?: {
+                status?: "PENDING" | "RUNNING" | "COMPLETED" | "FAILED" | "CANCELLED";
+                limit?: number;
+                /** @description The previous page's nextCursor */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionList"];
+                };
+            };
+            /** @description KEY_EXPIRED, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KEY_EXPIRED_Error"] | components["schemas"]["UNAUTHORIZED_Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FORBIDDEN_Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMIT_EXCEEDED_Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INTERNAL_ERROR_Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SERVICE_UNAVAILABLE_Error"];
+                };
+            };
+        };
+    };
     getExecutionsById: {
         parameters: {
             query?: {
@@ -4296,6 +4427,87 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QUEUE_FULL_Error"] | components["schemas"]["RATE_LIMIT_EXCEEDED_Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["INTERNAL_ERROR_Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SERVICE_UNAVAILABLE_Error"];
+                };
+            };
+        };
+    };
+    getWorkflowRuns: {
+        parameters: {
+            query?: {
+                status?: "running" | "completed" | "failed" | "cancelled";
+                limit?: number;
+                /** @description The previous page's nextCursor */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowRunList"];
+                };
+            };
+            /** @description KEY_EXPIRED, UNAUTHORIZED */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KEY_EXPIRED_Error"] | components["schemas"]["UNAUTHORIZED_Error"];
+                };
+            };
+            /** @description FORBIDDEN */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FORBIDDEN_Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RATE_LIMIT_EXCEEDED_Error"];
                 };
             };
             /** @description INTERNAL_ERROR */

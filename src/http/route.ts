@@ -48,6 +48,15 @@ export interface EmptyReply {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
+/** Bytes of a given type as they are (the console's static files); never JSON-wrapped. */
+export interface BytesReply {
+  readonly kind: 'bytes';
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: Buffer;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
 /** A long-lived event stream; the route owns the sink until it calls `end()`. */
 export interface StreamReply {
   readonly kind: 'stream';

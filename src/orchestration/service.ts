@@ -31,7 +31,7 @@ import type { Metrics } from '../metrics/index.js';
 import { checkUrlSyntax } from '../outbound/url-policy.js';
 import type { OrchestrateBody } from '../schemas/orchestrate.js';
 import { SELECTION_DEFAULTS } from '../selection/types.js';
-import type { Coordination, ExecutionRecord, ExecutionStore, IdempotencyStore } from '../stores/ports.js';
+import type { Coordination, ExecutionRecord, ExecutionStatusName, ExecutionStore, IdempotencyStore, NewestFirstQuery } from '../stores/ports.js';
 import { exceedsDepth } from '../validation.js';
 import { estimateCost, estimateExceedsBudget, microsToUsd, usdToMicros, type FeeSchedule } from './cost.js';
 import { dagError, planDag, type DagPlan } from './dag.js';
@@ -63,7 +63,7 @@ export interface HttpResult {
 
 export interface OrchestrationDeps {
   readonly directory: Pick<AgentDirectory, 'select' | 'stats' | 'visible'>;
-  readonly executions: Pick<ExecutionStore, 'insert' | 'get' | 'getById' | 'transition' | 'getByIdempotencyKey'>;
+  readonly executions: Pick<ExecutionStore, 'insert' | 'get' | 'getById' | 'transition' | 'getByIdempotencyKey' | 'listByAccount'>;
   readonly idempotency: IdempotencyStore;
   readonly coordination: Pick<Coordination, 'subscribe' | 'broadcastAndAwait'>;
   readonly supervisor: Ref<ExecutionsMessage>;
@@ -90,6 +90,8 @@ export interface OrchestrationService {
   status(accountId: string, id: string, waitMs?: number, signal?: AbortSignal): Promise<HttpResult>;
   /** The execution's status events as SSE (404 as the status read); the stream ends when it is terminal. */
   openEvents(accountId: string, id: string): Promise<(sink: SseSink) => void>;
+  /** The account's executions, newest first, as status views (GET /v1/executions). */
+  list(accountId: string, query: NewestFirstQuery<ExecutionStatusName>): Promise<HttpResult>;
   cancel(accountId: string, id: string): Promise<HttpResult>;
   stop(): Promise<void>;
 }
@@ -202,6 +204,11 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
       if (record === null) throw executionNotFound(id);
       const watch = deps.statusWatch;
       return (sink) => streamStatus(sink, record, watch, () => deps.executions.get(accountId, id), deps.logger);
+    },
+
+    async list(accountId, query) {
+      const page = await deps.executions.listByAccount(accountId, query);
+      return { status: 200, body: { executions: page.items.map(statusView), nextCursor: page.nextCursor } };
     },
 
     async cancel(accountId, id) {

@@ -189,7 +189,12 @@ export function agentRoutes(services: Services) {
             ...(capability !== undefined ? { capability } : {}),
             ...(after !== undefined ? { after } : {}),
           });
-          return json(200, { agents: page.agents.map((a) => agentView(a, scope)), nextCursor: page.nextCursor });
+          // Health and circuit state come from this worker's in-memory view, so listing them is free.
+          const agents = page.agents.map((a) => {
+            const stats = directory.stats(scope, a.id);
+            return { ...agentView(a, scope), ...(stats !== undefined ? { status: statusView(stats) } : {}) };
+          });
+          return json(200, { agents, nextCursor: page.nextCursor });
         } catch (error) {
           if (error instanceof InvalidAgentCursor) throw invalidRequest('cursor', "'cursor' is not a cursor this service issued");
           throw error;

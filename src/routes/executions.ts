@@ -1,7 +1,8 @@
 /**
  * Orchestration (spec §4.1–4.3): POST /v1/orchestrate, GET /v1/executions/{id} (with `?wait=` a
  * long poll), GET /v1/executions/{id}/events (status events as SSE), POST /v1/executions/{id}/cancel,
- * and the webhook delivery log GET /v1/executions/{id}/webhooks. Executions of other accounts are 404.
+ * the webhook delivery log GET /v1/executions/{id}/webhooks, and the caller's executions newest
+ * first, GET /v1/executions. Executions of other accounts are 404.
  */
 import { Permission } from '../auth/permissions.js';
 import { asKey } from '../auth/principal.js';
@@ -9,7 +10,8 @@ import { invalidRequest } from '../errors.js';
 import { json, route, type StreamReply } from '../http/route.js';
 import type { OrchestrationService } from '../orchestration/service.js';
 import { OrchestrateBody } from '../schemas/orchestrate.js';
-import type { WebhookStore } from '../stores/ports.js';
+import type { ExecutionStatusName, WebhookStore } from '../stores/ports.js';
+import { newestFirstQuery, withCursorCheck } from './list-query.js';
 import { compile } from '../validation.js';
 import { toDeliveryView } from '../webhooks/outbox.js';
 import { Execution, ExecutionCreated, WebhookDeliveryList } from '../schemas/responses/executions.js';
@@ -33,6 +35,7 @@ function waitParam(query: URLSearchParams): number {
   if (!(value <= MAX_WAIT_MS)) throw invalidRequest('wait', `wait must be an integer number of milliseconds from 0 to ${MAX_WAIT_MS}`);
   return value;
 }
+const EXECUTION_STATUSES: readonly ExecutionStatusName[] = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'];
 
 export function executionRoutes(orchestration: OrchestrationService, webhooks: Pick<WebhookStore, 'listByExecution'>) {
   return [
@@ -54,6 +57,25 @@ export function executionRoutes(orchestration: OrchestrationService, webhooks: P
           throw invalidRequest('X-Idempotency-Key', 'X-Idempotency-Key must be 1 to 255 printable ASCII characters');
         }
         const result = await orchestration.submit(asKey(ctx.principal), ctx.body, raw === '' ? null : raw);
+        return json(result.status, result.body);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/executions',
+      access: { kind: 'permission', permission: Permission.EXECUTIONS_READ },
+      doc: {
+        summary: "The caller's executions, newest first, a page at a time",
+        query: Type.Object({
+          status: Type.Optional(Type.Union(EXECUTION_STATUSES.map((s) => Type.Literal(s)))),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+          cursor: Type.Optional(Type.String({ description: "The previous page's nextCursor" })),
+        }),
+        responses: { 200: Type.Object({ executions: Type.Array(Execution), nextCursor: Type.Union([Type.String(), Type.Null()]) }, { title: 'ExecutionList' }) },
+      },
+      handle: async (ctx) => {
+        const query = newestFirstQuery(ctx.query, EXECUTION_STATUSES);
+        const result = await withCursorCheck(() => orchestration.list(asKey(ctx.principal).account.id, query));
         return json(result.status, result.body);
       },
     }),

@@ -466,6 +466,27 @@ export type ExecutionPatch = Partial<
   >
 >;
 
+/** A page of a list read newest first: `after` is the opaque `nextCursor` of the previous page. */
+export interface NewestFirstQuery<Status extends string> {
+  readonly status: Status | null;
+  readonly limit: number;
+  readonly after: string | null;
+}
+
+export interface NewestFirstPage<T> {
+  readonly items: readonly T[];
+  /** Pass as `after` for the next (older) page; null on the last page. */
+  readonly nextCursor: string | null;
+}
+
+/** A list read was given a cursor it did not issue. */
+export class InvalidListCursor extends RangeError {
+  constructor() {
+    super('cursor is not one this service issued');
+    this.name = 'InvalidListCursor';
+  }
+}
+
 export interface ExecutionStore {
   /**
    * Durably records a new execution; concurrent calls are committed together (group commit).
@@ -488,6 +509,8 @@ export interface ExecutionStore {
   updateProgress(id: string, progress: NonNullable<ExecutionRecord['progress']>): Promise<void>;
   /** Ids of executions still PENDING or RUNNING (for recovery). */
   listLive(limit: number): Promise<Array<{ readonly id: string; readonly status: ExecutionStatusName; readonly updatedAt: Date }>>;
+  /** The account's executions, newest first (throws InvalidListCursor for a foreign cursor). */
+  listByAccount(accountId: string, query: NewestFirstQuery<ExecutionStatusName>): Promise<NewestFirstPage<ExecutionRecord>>;
 }
 
 export type IdempotencyClaim =
@@ -651,6 +674,8 @@ export interface WorkflowRunStore {
    * for embedded mode, where no other worker can exist) and returns them.
    */
   claim(owner: string, leaseMs: number, limit: number, all: boolean): Promise<WorkflowRunRecord[]>;
+  /** The account's runs, newest first (throws InvalidListCursor for a foreign cursor). */
+  listByAccount(accountId: string, query: NewestFirstQuery<WorkflowRunStatus>): Promise<NewestFirstPage<WorkflowRunRecord>>;
 }
 
 export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'cancelled';
