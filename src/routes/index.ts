@@ -1,6 +1,7 @@
 /** Every route of the service, in one list. */
 import type { Route } from '../http/route.js';
 import type { Services } from '../services.js';
+import { a2aRoutes } from './a2a.js';
 import { accountRoutes } from './accounts.js';
 import { agentRoutes } from './agents.js';
 import { apiKeyRoutes } from './api-keys.js';
@@ -11,5 +12,5 @@ import { mcpRoutes } from './mcp.js';
 import { workflowRoutes } from './workflows.js';
 
 export function allRoutes(services: Services): Route[] {
-  return [...healthRoutes(services), ...authTestRoutes(), ...accountRoutes(services), ...apiKeyRoutes(services), ...agentRoutes(services), ...executionRoutes(services.orchestration, services.stores.webhooks), ...workflowRoutes(services.workflows), ...mcpRoutes(services)];
+  return [...healthRoutes(services), ...authTestRoutes(), ...accountRoutes(services), ...apiKeyRoutes(services), ...agentRoutes(services), ...executionRoutes(services.orchestration, services.stores.webhooks), ...workflowRoutes(services.workflows), ...mcpRoutes(services), ...a2aRoutes({ workflows: services.workflows, publicUrl: services.config.publicUrl, logger: services.logger })];
 }
