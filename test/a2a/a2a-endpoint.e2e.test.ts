@@ -127,17 +127,19 @@ t.test('message/send runs the workflow to its answer; tasks/get reads it; errors
 t.test('a pause for approval is input-required; a reply on the task decides it', async (t) => {
   const setup = await setupWorkflow(server, tools, t.teardown.bind(t), { risk: 'high' });
   const client = await connect(setup.key);
+  const callsBefore = tools.calls.length;
   const paused = asTask(await send(client, message('what is the weather')));
   t.equal(paused.status?.state, TaskState.TASK_STATE_INPUT_REQUIRED);
   const approval = approvalData(paused.status);
   t.match(approval.approval_id, /^apr_/);
   t.equal(approval.tool_name, 'lookup');
-  t.equal(tools.calls.length, 0, 'the tool has not been called');
+  t.equal(tools.calls.length, callsBefore, 'the tool has not been called');
 
   await t.rejects(send(client, message('maybe', { taskId: paused.id })), /approve/, 'an unclear reply is refused');
   const done = asTask(await send(client, message('approve', { taskId: paused.id })));
   t.equal(done.status?.state, TaskState.TASK_STATE_COMPLETED);
   t.match(answerOf(done), /^answer: /);
+  t.equal(tools.calls.length, callsBefore + 1, 'the approved tool call ran once');
   await t.rejects(send(client, message('approve', { taskId: paused.id })), /not waiting for input/);
 
   const another = asTask(await send(client, message('what is the weather')));
