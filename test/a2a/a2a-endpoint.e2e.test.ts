@@ -204,6 +204,21 @@ t.test('keys and permissions apply as on the REST API', async (t) => {
   const read = await client.getTask({ tenant: '', id: task.id });
   t.equal(read.status?.state, TaskState.TASK_STATE_COMPLETED, 'reading needs only workflows:read');
 
+  // The v0.3 wire shape as docs/a2a.md shows it with curl.
+  const raw = await fetch(`${server.url}/a2a`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': setup.key },
+    body: JSON.stringify({
+      jsonrpc: '2.0', id: 'r1', method: 'message/send',
+      params: { message: { kind: 'message', messageId: 'm1', role: 'user', parts: [{ kind: 'text', text: 'what is the weather' }], metadata: { skill: setup.slug } } },
+    }),
+  });
+  const rawBody = await raw.json() as { id: string; result: { kind: string; id: string; status: { state: string }; artifacts: Array<{ artifactId: string; parts: Array<{ kind: string; text: string }> }> } };
+  t.equal(rawBody.id, 'r1');
+  t.equal(rawBody.result.kind, 'task');
+  t.equal(rawBody.result.status.state, 'completed');
+  t.match(rawBody.result.artifacts[0]?.parts[0]?.text, /^answer: /);
+
   const malformed = await fetch(`${server.url}/a2a`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${setup.key}` },
