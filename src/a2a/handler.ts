@@ -94,7 +94,8 @@ export class BatonA2aHandler implements A2ARequestHandler {
     let skipping = started.decided !== null;
     const translator = new EventTranslator(view.execution_id, contextOfTask(view));
     for await (const event of guardStream(followRun(this.#services.workflows, this.#accountId, view.execution_id, 0, this.#signal))) {
-      if (skipping) {
+      // (`done` is never skipped: a log that lost the answered request still ends the stream with the outcome.)
+      if (skipping && event.event !== WorkflowEvent.DONE) {
         if (event.event === WorkflowEvent.APPROVAL_REQUEST && approvalIdOf(event.data) === started.decided) skipping = false;
         continue;
       }
