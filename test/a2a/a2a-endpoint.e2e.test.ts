@@ -5,77 +5,17 @@
  * pause and on to the end, tasks/resubscribe replaying the whole log, tasks/get, tasks/cancel,
  * and keys and permissions.
  */
-import { randomUUID } from 'node:crypto';
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
-import { Role, TaskState, type Message, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
 import t from 'tap';
 import { api, startServer } from '../helpers/server.js';
 import { setupWorkflow, startToolServer } from '../workflows/fixtures.js';
+import { answerOf, approvalData, asTask, collect, connect as connectTo, message, send, states, type Client } from './client.js';
 
 const server = await startServer(t, { mode: 'embedded' });
 const tools = await startToolServer();
 t.teardown(() => tools.close());
 
-async function connect(key: string): Promise<Client> {
-  const authed: typeof fetch = (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set('authorization', `Bearer ${key}`);
-    return fetch(input, { ...init, headers });
-  };
-  const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-    transports: [new JsonRpcTransportFactory({ fetchImpl: authed, legacyCompat: { enabled: true } })],
-    cardResolver: new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }),
-  }));
-  // The card is public: the client reads it without a key and finds the JSON-RPC endpoint in it.
-  return factory.createFromUrl(server.url);
-}
-
-function message(text: string, options: { taskId?: string; skill?: string } = {}): Message {
-  return {
-    messageId: randomUUID(),
-    contextId: '',
-    taskId: options.taskId ?? '',
-    role: Role.ROLE_USER,
-    parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: '' }],
-    metadata: options.skill === undefined ? undefined : { skill: options.skill },
-    extensions: [],
-    referenceTaskIds: [],
-  };
-}
-
-function send(client: Client, msg: Message, returnImmediately = false) {
-  return client.sendMessage({
-    tenant: '',
-    message: msg,
-    configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately },
-    metadata: undefined,
-  });
-}
-
-function asTask(result: Task | Message): Task {
-  if (!('status' in result)) throw new Error('expected a task, got a message');
-  return result;
-}
-
-function answerOf(task: Task): string {
-  const part = task.artifacts.find((a) => a.artifactId === 'answer')?.parts[0];
-  return part?.content?.$case === 'text' ? part.content.value : '';
-}
-
-async function collect(stream: AsyncGenerator<StreamResponse>): Promise<StreamResponse[]> {
-  const out: StreamResponse[] = [];
-  for await (const event of stream) out.push(event);
-  return out;
-}
-
-function states(events: StreamResponse[]): TaskState[] {
-  return events.flatMap((e) => (e.payload?.$case === 'statusUpdate' ? [e.payload.value.status!.state] : e.payload?.$case === 'task' ? [e.payload.value.status!.state] : []));
-}
-
-function approvalData(status: Task['status']): Record<string, unknown> {
-  const data = status?.message?.parts.find((p) => p.content?.$case === 'data');
-  return (data?.content?.$case === 'data' ? data.content.value : {}) as Record<string, unknown>;
-}
+const connect = (key: string): Promise<Client> => connectTo(server.url, key);
 
 t.test('the agent card: public without account data, the key\'s workflows as skills with a key', async (t) => {
   const setup = await setupWorkflow(server, tools, t.teardown.bind(t), { risk: 'low' });
