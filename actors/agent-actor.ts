@@ -9,7 +9,10 @@
  *   the failure rate over the last `rateWindow` calls reaches `failureRate` (with at least
  *   `rateMinCalls` of them); open refuses calls for `cooldownMs`, then half-open: one probe
  *   (an immediate /health, or the first call to arrive) closes it on success or reopens it;
- * - a concurrency cap (`maxConcurrent` calls in flight) with a bounded FIFO wait queue;
+ * - a concurrency cap (the agent's `maxConcurrency` calls in flight per worker) with a FIFO wait
+ *   queue that is not bounded here: admission control (src/limits/admission.ts) refuses new
+ *   executions when calls wait too long, so an accepted execution's call is never refused for a
+ *   full queue. A queued call's timeout starts when it is sent, not when it was queued;
  * - EWMA of success (all calls) and latency (successful calls), published to selection and
  *   estimates through `publish` after every change.
  *
@@ -43,6 +46,8 @@ export interface AgentActorOptions {
   readonly publish: (stats: AgentStatsSnapshot) => void;
   readonly logger: KitLogger;
   readonly tuning?: Partial<AgentTuning>;
+  /** Told how long each queued call waited for a slot (admission watches it); must not throw. */
+  readonly onQueueWait?: (waitedMs: number) => void;
   /** Jitter source, 0..1; tests pass a constant. */
   readonly random?: () => number;
 }
@@ -58,8 +63,6 @@ export interface AgentTuning {
   readonly rateMinCalls: number;
   readonly failureRate: number;
   readonly cooldownMs: number;
-  readonly maxConcurrent: number;
-  readonly maxQueued: number;
   /** Weight of the newest sample in the EWMAs. */
   readonly ewmaAlpha: number;
 }
@@ -74,8 +77,6 @@ export const DEFAULT_AGENT_TUNING: AgentTuning = {
   rateMinCalls: 10,
   failureRate: 0.5,
   cooldownMs: 30_000,
-  maxConcurrent: 16,
-  maxQueued: 256,
   ewmaAlpha: 0.2,
 };
 
@@ -83,7 +84,7 @@ interface Waiting {
   readonly callId: number;
   readonly call: AgentCall;
   readonly replyTo: ReplyRef<AgentExecuted>;
-  readonly deadlineMs: number;
+  readonly budgetMs: number;
   readonly enqueuedAtMs: number;
   readonly detach: () => void;
 }
@@ -129,7 +130,6 @@ let lastProbeId = 0;
 
 const HEALTH = 'health';
 const COOLDOWN = 'cooldown';
-const queueKey = (callId: number): string => `queue:${callId}`;
 
 function rejection(kind: AgentRejectionKind, message: string, durationMs = 0): AgentRejection {
   return { ok: false, kind, message, durationMs, rejected: true };
@@ -196,7 +196,6 @@ export function agentActor(options: AgentActorOptions): ActorDefinition<AgentSta
     const waiting = state.queue;
     state.queue = [];
     for (const w of waiting) {
-      kit.timers.cancel(queueKey(w.callId));
       w.detach();
       answer(state, w.replyTo, rejection(AgentRejectionKind.CIRCUIT_OPEN, `Agent '${state.agent.id}' circuit is open: ${why}`));
     }
@@ -215,16 +214,11 @@ export function agentActor(options: AgentActorOptions): ActorDefinition<AgentSta
   };
 
   /**
-   * Sends the call with `timeoutMs` left of its budget: all of it when launched on arrival (so the
-   * agent's `metadata.timeout` is exactly its configured timeout), what remains after a wait for a slot.
+   * Sends the call with its whole budget `timeoutMs`, whether launched on arrival or after a wait
+   * for a slot: the agent's `metadata.timeout` is exactly the budget, counted from now.
    */
   const launch = (state: AgentState, kit: Kit, callId: number, call: AgentCall, replyTo: ReplyRef<AgentExecuted>, timeoutMs: number, probe: boolean): void => {
     const nowMs = kit.clock.now();
-    if (timeoutMs < 1) {
-      answer(state, replyTo, rejection(AgentRejectionKind.QUEUE_TIMEOUT, 'The call budget ran out while waiting for a free slot'));
-      if (probe) state.halfOpenProbe = false;
-      return;
-    }
     if (call.signal?.aborted === true) {
       answer(state, replyTo, rejection(AgentRejectionKind.CANCELLED, 'The call was cancelled before it was sent'));
       if (probe) state.halfOpenProbe = false;
@@ -253,12 +247,12 @@ export function agentActor(options: AgentActorOptions): ActorDefinition<AgentSta
   };
 
   const drain = (state: AgentState, kit: Kit): void => {
-    while (state.running.size < tuning.maxConcurrent && state.queue.length > 0) {
+    while (state.running.size < state.agent.maxConcurrency && state.queue.length > 0) {
       const next = state.queue.shift();
       if (next === undefined) break;
-      kit.timers.cancel(queueKey(next.callId));
       next.detach();
-      launch(state, kit, next.callId, next.call, next.replyTo, Math.floor(next.deadlineMs - kit.clock.now()), false);
+      options.onQueueWait?.(kit.clock.now() - next.enqueuedAtMs);
+      launch(state, kit, next.callId, next.call, next.replyTo, next.budgetMs, false);
     }
   };
 
@@ -323,7 +317,6 @@ export function agentActor(options: AgentActorOptions): ActorDefinition<AgentSta
         case 'agent.execute': {
           const nowMs = kit.clock.now();
           const budgetMs = Math.min(state.agent.timeoutMs, msg.call.timeoutMs ?? Number.POSITIVE_INFINITY);
-          const deadlineMs = nowMs + budgetMs;
           if (state.circuit === CircuitState.OPEN || (state.circuit === CircuitState.HALF_OPEN && state.halfOpenProbe)) {
             answer(state, msg.replyTo, rejection(AgentRejectionKind.CIRCUIT_OPEN, `Agent '${state.agent.id}' circuit is ${state.circuit}; retry later`));
             return state;
@@ -333,15 +326,8 @@ export function agentActor(options: AgentActorOptions): ActorDefinition<AgentSta
             // No probe out yet: this call is the probe, whatever the concurrency.
             state.halfOpenProbe = true;
             launch(state, kit, callId, msg.call, msg.replyTo, budgetMs, true);
-          } else if (state.running.size < tuning.maxConcurrent) {
+          } else if (state.running.size < state.agent.maxConcurrency) {
             launch(state, kit, callId, msg.call, msg.replyTo, budgetMs, false);
-          } else if (state.queue.length >= tuning.maxQueued) {
-            answer(
-              state,
-              msg.replyTo,
-              rejection(AgentRejectionKind.QUEUE_FULL, `Agent '${state.agent.id}' has ${tuning.maxConcurrent} calls in flight and ${tuning.maxQueued} waiting`),
-            );
-            return state;
           } else {
             const self = kit.self;
             const signal = msg.call.signal;
@@ -351,11 +337,10 @@ export function agentActor(options: AgentActorOptions): ActorDefinition<AgentSta
               callId,
               call: msg.call,
               replyTo: msg.replyTo,
-              deadlineMs,
+              budgetMs,
               enqueuedAtMs: nowMs,
               detach: () => signal?.removeEventListener('abort', onAbort),
             });
-            kit.timers.start(queueKey(callId), budgetMs, (timer) => ({ type: 'agent.queueExpired', timer, callId }));
           }
           publish(snapshot(state));
           return state;
@@ -379,22 +364,14 @@ export function agentActor(options: AgentActorOptions): ActorDefinition<AgentSta
           return state;
         }
 
-        case 'agent.callCancelled':
-        case 'agent.queueExpired': {
+        case 'agent.callCancelled': {
           const index = state.queue.findIndex((w) => w.callId === msg.callId);
           const waiting = state.queue[index];
           if (waiting === undefined) return state;
           state.queue.splice(index, 1);
-          kit.timers.cancel(queueKey(msg.callId));
           waiting.detach();
           const waitedMs = kit.clock.now() - waiting.enqueuedAtMs;
-          answer(
-            state,
-            waiting.replyTo,
-            msg.type === 'agent.callCancelled'
-              ? rejection(AgentRejectionKind.CANCELLED, 'The call was cancelled while waiting for a free slot', waitedMs)
-              : rejection(AgentRejectionKind.QUEUE_TIMEOUT, 'The call budget ran out while waiting for a free slot', waitedMs),
-          );
+          answer(state, waiting.replyTo, rejection(AgentRejectionKind.CANCELLED, 'The call was cancelled while waiting for a free slot', waitedMs));
           publish(snapshot(state));
           return state;
         }
@@ -407,6 +384,8 @@ export function agentActor(options: AgentActorOptions): ActorDefinition<AgentSta
           const urlChanged = msg.agent.url !== state.agent.url;
           state.agent = msg.agent;
           if (urlChanged) probeHealth(state, kit);
+          // A raised cap lets waiting calls go now.
+          drain(state, kit);
           publish(snapshot(state));
           return state;
         }

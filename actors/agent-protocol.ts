@@ -10,8 +10,9 @@
  *   switch (reply.outcome.kind) { ... }   // reply.outcome.ok === true: the agent's result
  *
  * Guarantees: every `agent.execute` gets exactly one `agent.executed` reply (also when the call
- * is refused, queued past its budget, cancelled, or the actor stops meanwhile); the agent
- * receives `metadata.timeout` = min(agent timeoutMs, call timeoutMs) minus any time spent queued.
+ * is refused, cancelled, or the actor stops meanwhile); the agent receives `metadata.timeout` =
+ * min(agent timeoutMs, call timeoutMs), counted from when the call is sent (time spent queued for
+ * a slot is not taken from it). The queue has no bound of its own: admission control bounds it.
  * Failures are data (`AgentCallOutcome`), never exceptions.
  */
 import type { AgentCallFailure, ChunkListener, ExecuteOutcome } from '../src/agents/protocol/index.js';
@@ -30,10 +31,6 @@ export type CircuitState = (typeof CircuitState)[keyof typeof CircuitState];
 export const AgentRejectionKind = {
   /** The circuit is open (or half-open with its probe in flight). Retry elsewhere or later. */
   CIRCUIT_OPEN: 'circuit_open',
-  /** Concurrency cap reached and the wait queue is full. */
-  QUEUE_FULL: 'queue_full',
-  /** The call's budget ran out while it waited for a slot. */
-  QUEUE_TIMEOUT: 'queue_timeout',
   /** The caller's signal aborted the call before it was sent. */
   CANCELLED: 'cancelled',
   /** The agent was deleted (or the worker is stopping). */
@@ -107,7 +104,7 @@ export interface AgentStatsReply {
 export type AgentCommand =
   | { readonly type: 'agent.execute'; readonly call: AgentCall; readonly replyTo: ReplyRef<AgentExecuted> }
   | { readonly type: 'agent.stats'; readonly replyTo: ReplyRef<AgentStatsReply> }
-  /** The registration changed (PATCH): new URL, timeout, texts. Stats and circuit are kept. */
+  /** The registration changed (PATCH): new URL, timeout, concurrency cap, texts. Stats and circuit are kept. */
   | { readonly type: 'agent.update'; readonly agent: AgentRecord }
   /** Poll /health now instead of at the next tick (e.g. after an update of the URL). */
   | { readonly type: 'agent.checkHealth' };
@@ -128,8 +125,7 @@ export type AgentInternal =
       readonly outcome: ExecuteOutcome;
       readonly replyTo: ReplyRef<AgentExecuted>;
     }
-  | { readonly type: 'agent.callCancelled'; readonly callId: number }
-  | { readonly type: 'agent.queueExpired'; readonly timer: TimerTick; readonly callId: number };
+  | { readonly type: 'agent.callCancelled'; readonly callId: number };
 
 export type AgentMessage = AgentCommand | AgentInternal;
 

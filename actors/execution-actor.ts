@@ -136,10 +136,11 @@ async function start(state: State, deps: ExecutionDeps, kit: ActorKit<ExecutionM
   if (state.phase !== 'pending') return state;
   const startedAt = new Date().toISOString();
   const total = state.record.selectedAgents.length;
+  const planned = firstSteps(state);
   const running = await persist(deps, kit, state.record.id, 'recording the start', () =>
     deps.executions.transition(state.record.id, ['PENDING'], 'RUNNING', {
       startedAt,
-      progress: { completed: 0, total, currentAgent: null },
+      progress: progressOf(state, planned),
     }),
   );
   if (running === null) {
@@ -158,7 +159,30 @@ async function start(state: State, deps: ExecutionDeps, kit: ActorKit<ExecutionM
   const deadline = Math.min(timeouts + agentTimeoutMs(state.record) + (deps.deadlineSlackMs ?? DEFAULT_DEADLINE_SLACK_MS), MAX_DEADLINE_MS);
   kit.timers.start('deadline', deadline, (timer) => ({ type: 'execution.deadline', timer }));
   launchReady(state, deps, kit);
+  // The RUNNING write named the steps expected to start; should launching have started others
+  // (a step over maxCost is not started), the stored progress says so.
+  const inFlight = [...state.inFlight];
+  if (inFlight.length !== planned.length || inFlight.some((id, i) => id !== planned[i])) writeProgress(state, deps);
   return settleIfIdle(state, deps, kit, false);
+}
+
+/** The agents that start first: all in PARALLEL, the first in SEQUENTIAL, the roots in DAG. */
+function firstSteps(state: State): string[] {
+  const ids = state.record.selectedAgents.map((a) => a.id);
+  if (state.record.mode === 'PARALLEL') return ids;
+  if (state.record.mode === 'SEQUENTIAL') return ids.slice(0, 1);
+  return nextSteps(state.plan!, { started: new Set(), completed: new Set(), failed: new Set() }).ready.slice();
+}
+
+/** Progress as clients read it: `currentAgent` the first in flight, `runningAgents` all of them. */
+function progressOf(state: State, running: readonly string[]) {
+  return { completed: state.results.length, total: state.record.selectedAgents.length, currentAgent: running[0] ?? null, runningAgents: [...running] };
+}
+
+function writeProgress(state: State, deps: ExecutionDeps): void {
+  void deps.executions
+    .updateProgress(state.record.id, progressOf(state, [...state.inFlight]))
+    .catch((error: unknown) => deps.logger.warn({ err: error, executionId: state.record.id }, 'progress update failed'));
 }
 
 /** Starts whatever the mode allows now. */
@@ -293,12 +317,7 @@ async function agentDone(
   }
   // Progress is written only while agents are still running: when nothing is in flight the run
   // is settling, and its final transition records the final progress in the same write.
-  if (state.inFlight.size > 0) {
-    const current = [...state.inFlight][0] ?? null;
-    void deps.executions
-      .updateProgress(state.record.id, { completed: state.results.length, total: state.record.selectedAgents.length, currentAgent: current })
-      .catch((error: unknown) => deps.logger.warn({ err: error, executionId: state.record.id }, 'progress update failed'));
-  }
+  if (state.inFlight.size > 0) writeProgress(state, deps);
   return settleIfIdle(state, deps, kit, false);
 }
 
@@ -368,7 +387,7 @@ async function close(
     ...costPatch(state, deps),
     result: outcome.result,
     error: outcome.error ?? null,
-    progress: { completed: state.results.length, total: state.record.selectedAgents.length, currentAgent: null },
+    progress: progressOf(state, []),
   };
   const closed = await persist(deps, kit, state.record.id, `recording ${status}`, () => deps.executions.transition(state.record.id, ['RUNNING'], status, patch));
   if (closed !== null) {
@@ -400,7 +419,7 @@ async function cancel(
   state.abort.abort();
   const patch: ExecutionPatch = {
     ...costPatch(state, deps),
-    progress: { completed: state.results.length, total: state.record.selectedAgents.length, currentAgent: null },
+    progress: progressOf(state, []),
   };
   const closed = await persist(deps, kit, state.record.id, 'recording CANCELLED', () =>
     deps.executions.transition(state.record.id, ['PENDING', 'RUNNING'], 'CANCELLED', patch),

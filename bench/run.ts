@@ -26,6 +26,7 @@ import { Redis } from 'ioredis';
 import postgres from 'postgres';
 import { packageRoot } from '../src/paths.js';
 import { fixedRateGenerator, pickLoadGenerator, type LoadGenerator, type LoadOptions, type LoadResult } from './load.js';
+import { Progress } from './progress.js';
 import { scenarios, type BenchMode, type HttpContext, type InProcessResult } from './scenarios.js';
 // Registers status-read and the orchestrate scenarios after the core ones (registration order is run order).
 import './orchestration-scenarios.js';
@@ -63,45 +64,6 @@ export interface BenchOptions {
   readonly durationSeconds?: number;
   readonly connections?: number;
   readonly out?: string;
-}
-
-// ---------------------------------------------------------------- progress
-
-class Progress {
-  private label = '';
-  private started = 0;
-  private readonly timer: NodeJS.Timeout;
-  private readonly tty = process.stderr.isTTY === true;
-
-  constructor(private readonly total: number, private done = 0) {
-    this.timer = setInterval(() => this.draw(), 250);
-    this.timer.unref();
-  }
-
-  step(label: string): void {
-    if (this.label !== '') this.done++;
-    this.label = label;
-    this.started = Date.now();
-    if (!this.tty) process.stderr.write(`[${this.done + 1}/${this.total}] ${label}\n`);
-    this.draw();
-  }
-
-  note(text: string): void {
-    if (this.tty) process.stderr.write('\r\x1b[K');
-    process.stderr.write(`${text}\n`);
-    this.draw();
-  }
-
-  private draw(): void {
-    if (!this.tty || this.label === '') return;
-    const seconds = ((Date.now() - this.started) / 1000).toFixed(1);
-    process.stderr.write(`\r\x1b[K[${Math.min(this.done + 1, this.total)}/${this.total}] ${this.label} ${seconds}s`);
-  }
-
-  end(): void {
-    clearInterval(this.timer);
-    if (this.tty) process.stderr.write('\r\x1b[K');
-  }
 }
 
 // ---------------------------------------------------------------- processes

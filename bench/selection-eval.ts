@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packageRoot } from '../src/paths.js';
+import { Progress } from './progress.js';
 import {
   buildCatalogIndex,
   evaluateSelections,
@@ -78,7 +79,14 @@ export function inProcessSelect(agents: readonly CatalogAgent[]): SelectFn {
 
 export async function runEvaluation(queries: readonly LabeledQuery[], select: SelectFn): Promise<EvaluationReport> {
   const selections = new Map<string, readonly string[]>();
-  for (const q of queries) selections.set(q.id, await select(q));
+  // A line on a terminal only (bench/progress.ts); redrawn at most every 1% of the queries.
+  const progress = new Progress(queries.length);
+  const every = Math.max(1, Math.floor(queries.length / 100));
+  for (const [i, q] of queries.entries()) {
+    if (i % every === 0) progress.count(i, `selecting for query ${i + 1} of ${queries.length}`);
+    selections.set(q.id, await select(q));
+  }
+  progress.end();
   return evaluateSelections(queries, selections);
 }
 

@@ -34,6 +34,10 @@ export interface Config {
   readonly logLevel: string;
   /** Folder of workflow definitions (YAML/JSON) loaded at start; null: none. */
   readonly workflowsDir: string | null;
+  /** Admission control (src/limits/admission.ts): new executions get 503 OVERLOADED past these. */
+  readonly maxBacklog: number;
+  readonly maxEventLoopDelayMs: number;
+  readonly maxAgentQueueWaitMs: number;
 }
 
 export type ConfigOverrides = { -readonly [K in keyof Config]?: Config[K] };
@@ -107,6 +111,9 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     storeDeadlineMs: integer(env, 'BATON_STORE_DEADLINE_MS', 2_000, 100, 60_000),
     logLevel: text(env, 'BATON_LOG_LEVEL') ?? 'info',
     workflowsDir: text(env, 'BATON_WORKFLOWS_DIR') === null ? null : path.resolve(text(env, 'BATON_WORKFLOWS_DIR')!),
+    maxBacklog: integer(env, 'BATON_MAX_BACKLOG', 2000, 1, 1_000_000),
+    maxEventLoopDelayMs: integer(env, 'BATON_MAX_EVENT_LOOP_DELAY_MS', 100, 1, 60_000),
+    maxAgentQueueWaitMs: integer(env, 'BATON_MAX_AGENT_QUEUE_WAIT_MS', 5000, 1, 600_000),
   };
   if (embedded && overrides.workers !== undefined && overrides.workers > 1) {
     throw new ConfigError('BATON_WORKERS', 'embedded mode (no DATABASE_URL and REDIS_URL) runs one worker');

@@ -34,6 +34,7 @@ export const ErrorCode = {
   RATE_LIMIT_EXCEEDED: 'RATE_LIMIT_EXCEEDED',
   QUEUE_FULL: 'QUEUE_FULL',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+  OVERLOADED: 'OVERLOADED',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -69,6 +70,7 @@ export const ErrorStatus: Readonly<Record<ErrorCode, number>> = {
   QUEUE_FULL: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
+  OVERLOADED: 503,
 };
 
 export type ErrorExtra = Readonly<Record<string, unknown>>;
@@ -159,6 +161,20 @@ export const serviceUnavailable = (what: string, retryAfterSeconds = 1): ApiErro
     ErrorCode.SERVICE_UNAVAILABLE,
     `${what} is temporarily unavailable; retry shortly`,
     { retryAfter: retryAfterSeconds },
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+
+/**
+ * 503 when this worker cannot keep up (src/limits/admission.ts): a new execution or workflow run
+ * is refused before anything is recorded, so what was accepted still completes. `reason` is
+ * `backlog`, `event_loop_delay` or `agent_queue_wait`. Reads, cancels and approvals are served.
+ */
+export const overloaded = (reason: 'backlog' | 'event_loop_delay' | 'agent_queue_wait', details: string, retryAfterSeconds: number): ApiError =>
+  new ApiError(
+    503,
+    ErrorCode.OVERLOADED,
+    `The service is overloaded and accepts no new work right now; retry in ${retryAfterSeconds} s`,
+    { retryAfter: retryAfterSeconds, reason, details },
     { 'Retry-After': String(retryAfterSeconds) },
   );
 

@@ -21,7 +21,8 @@ interface Slot {
   backoffMs: number;
 }
 
-export function runPrimary(config: Config, logger: Logger): void {
+/** `onReady` runs once, when every worker listens (the first-run notice prints then). */
+export function runPrimary(config: Config, logger: Logger, onReady?: (port: number) => void): void {
   const slots: Slot[] = Array.from({ length: config.workers }, (_, index) => ({ index, worker: null, startedAt: 0, backoffMs: BACKOFF_START_MS }));
   let stopping = false;
   let ready = 0;
@@ -37,6 +38,10 @@ export function runPrimary(config: Config, logger: Logger): void {
         if (ready === slots.length) {
           // Tests and operators wait for this line.
           logger.info({ port: message.port, workers: slots.length }, `baton listening on http://${config.host}:${message.port}`);
+          if (onReady !== undefined) {
+            onReady(message.port);
+            onReady = undefined;
+          }
         }
       }
     });

@@ -4,6 +4,7 @@ import type { KeyHasher } from './auth/key-material.js';
 import type { AgentDirectory } from './agents/directory.js';
 import type { AgentClient } from './agents/protocol/index.js';
 import type { Config } from './config.js';
+import type { Admission } from './limits/admission.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics/index.js';
 import type { OrchestrationService } from './orchestration/service.js';
@@ -28,4 +29,6 @@ export interface Services {
   readonly orchestration: OrchestrationService;
   /** Workflow definitions, runs, streams and approvals (src/workflows/service.ts). */
   readonly workflows: WorkflowsService;
+  /** Refuses new executions and runs with 503 OVERLOADED when this worker cannot keep up. */
+  readonly admission: Pick<Admission, 'check'>;
 }

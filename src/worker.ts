@@ -16,6 +16,7 @@ import { rateLimitGate } from './limits/rate-limit-gate.js';
 import type { Logger } from './log.js';
 import { createMetrics } from './metrics/index.js';
 import { startRuntimeSampler } from './metrics/runtime.js';
+import { consoleRoutes } from './routes/console.js';
 import { allRoutes } from './routes/index.js';
 import type { Services } from './services.js';
 import { openStores } from './stores/open.js';
@@ -29,7 +30,9 @@ import { spawnConcurrencyQueue } from '../actors/concurrency-queue-actor.js';
 import { dispatch } from '../actors/kit/index.js';
 import { concurrencyLimiter, leaseSettingsFrom } from './limits/concurrency.js';
 import { withAcquireDeadline } from './limits/bounded-concurrency.js';
+import { createAdmission } from './limits/admission.js';
 import { createRecovery } from './orchestration/recovery.js';
+import { startStatusWatch } from './orchestration/status-watch.js';
 import { createExecutionEvents } from './orchestration/events.js';
 import { startOrchestration } from './orchestration/service.js';
 import { outboxWebhookSink } from './orchestration/webhook-sink.js';
@@ -72,6 +75,12 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     durableMs: config.databaseUrl === null ? null : config.storeDeadlineMs,
     coordinationMs: config.redisUrl === null ? null : config.storeDeadlineMs,
   });
+  // Admission control: refuse new work up front rather than fail accepted work later.
+  const admission = createAdmission({
+    maxBacklog: config.maxBacklog,
+    maxEventLoopDelayMs: config.maxEventLoopDelayMs,
+    maxAgentQueueWaitMs: config.maxAgentQueueWaitMs,
+  });
   const actors = startActorSystem({
     logger,
     onChildFailed: (crash) => logger.error({ crash: String(crash.error) }, 'actor gave up after its restart budget'),
@@ -84,6 +93,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     client: agentClient,
     registry: spawnAgentRegistry(actors, logger.child({ actor: 'agents' })),
     logger: logger.child({ component: 'agents' }),
+    onQueueWait: (waitedMs) => admission.queueWaited(waitedMs),
   });
   const keyCache = new KeyCache(KEY_CACHE);
   const revocations = await startKeyRevocations(stores.coordination, keyCache, logger);
@@ -99,7 +109,9 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   });
   // Kept current by the executions supervisor, so shutdown can wait for running executions.
   let runningExecutions = 0;
-  const executionEvents = createExecutionEvents({ metrics, logger, webhooks: outboxWebhookSink(stores.durable.webhooks, webhooks.sender) });
+  // Long polls and event streams of executions wake on transitions published here (any worker).
+  const statusWatch = await startStatusWatch(stores.coordination, logger.child({ component: 'status-watch' }));
+  const executionEvents = createExecutionEvents({ metrics, logger, webhooks: outboxWebhookSink(stores.durable.webhooks, webhooks.sender), statusWatch });
   // Concurrency slots, queue and execution leases (docs/limits.md).
   const leases = leaseSettingsFrom(process.env);
   const limiter = concurrencyLimiter(stores.coordination, { leaseMs: leases.leaseMs });
@@ -111,7 +123,10 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       logger: logger.child({ actor: 'executions' }),
       storeRetryMs: leases.leaseMs,
       leases: { renewEveryMs: leases.renewEveryMs, renew: (accountId, ids) => limiter.renew(accountId, ids) },
-      onSettled: (accountId, executionId) => concurrency.release(accountId, executionId),
+      onSettled: (accountId, executionId) => {
+        admission.finished(executionId);
+        concurrency.release(accountId, executionId);
+      },
       onRunningChanged: (count) => {
         runningExecutions = count;
         metrics.runningExecutions(count);
@@ -128,7 +143,10 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       accounts: stores.durable.accounts,
       limiter,
       queue: { acquire: (accountId, id, limits) => concurrency.acquire(accountId, id, limits), release: (accountId, id) => concurrency.release(accountId, id) },
-      start: (record) => dispatch(supervisor, { type: 'executions.start', record }),
+      start: (record) => {
+        admission.started(record.id);
+        dispatch(supervisor, { type: 'executions.start', record });
+      },
       events: executionEvents,
       metrics,
       logger: logger.child({ component: 'recovery' }),
@@ -147,6 +165,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     coordination: onRequest.coordination,
     supervisor,
     concurrency: concurrencyOnRequest,
+    admission,
+    statusWatch,
     metrics,
     publicUrl: config.publicUrl,
     allowPrivateUrls: config.allowPrivateUrls,
@@ -204,6 +224,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     metrics,
     orchestration,
     workflows,
+    admission,
   };
   const authenticator = new Authenticator({
     keys: onRequest.durable.apiKeys,
@@ -212,7 +233,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     hash: hashKey,
     adminToken: config.adminToken,
   });
-  const server = createHttpServer(allRoutes(services), {
+  // The console's static files are not part of the API (nor of its description), so they are added here.
+  const server = createHttpServer([...allRoutes(services), ...consoleRoutes()], {
     authenticator,
     usage: usage.recorder,
     logger,
@@ -229,6 +251,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     async stop() {
       server.stopListening();
       server.endStreams('server shutting down; reconnect and resume with Last-Event-ID');
+      // Long polls answer now with the current status rather than hold shutdown for their wait.
+      await statusWatch.stop();
       // Let in-flight requests answer before their stores go away, and running executions finish
       // up to a deadline; those still running then are closed by recovery on another worker (or
       // at the next start) as EXECUTION_INTERRUPTED once their lease lapses.
@@ -249,6 +273,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       await outbound.close();
       await revocations.stop();
       sampler.stop();
+      admission.stop();
       await stores.close();
       await metrics.close();
       await tracing.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'exporting the last traces failed'));

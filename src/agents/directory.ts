@@ -42,8 +42,13 @@ import { endAgentSpan, startAgentSpan, traceparentOf } from '../telemetry/index.
 export const AGENTS_CHANNEL = 'agents.changed';
 const ACK_TIMEOUT_MS = 5_000;
 const DEFAULT_RESYNC_MS = 60_000;
-/** Added to a call's budget for the ask: queueing and mailbox time, never the agent's. */
+/** Added to a call's budget for the ask: mailbox time, never the agent's. */
 const ASK_SLACK_MS = 5_000;
+/**
+ * Added too for the wait for a slot, which the actor does not bound: the caller's signal (an
+ * execution's overall deadline) and admission control do. This only keeps an ask from hanging.
+ */
+const ASK_QUEUE_ALLOWANCE_MS = 30 * 60_000;
 
 export interface DirectorySelected {
   readonly agent: AgentRecord;
@@ -85,6 +90,8 @@ export interface AgentDirectoryOptions {
   readonly logger: KitLogger;
   readonly tuning?: Partial<AgentTuning>;
   readonly random?: () => number;
+  /** Told how long each call waited for a slot of its agent (admission control watches it). */
+  readonly onQueueWait?: (waitedMs: number) => void;
   /** Full reload from the store this often; 0 turns it off. Default one minute. */
   readonly resyncIntervalMs?: number;
 }
@@ -157,7 +164,7 @@ export function toCatalogAgent(record: AgentRecord): CatalogAgent {
 }
 
 function sameRecord(a: AgentRecord, b: AgentRecord): boolean {
-  return a.updatedAt.getTime() === b.updatedAt.getTime() && a.url === b.url && a.timeoutMs === b.timeoutMs;
+  return a.updatedAt.getTime() === b.updatedAt.getTime() && a.url === b.url && a.timeoutMs === b.timeoutMs && a.maxConcurrency === b.maxConcurrency;
 }
 
 /** Loads every agent, spawns their actors, and subscribes to changes from other workers. */
@@ -206,6 +213,7 @@ export async function startAgentDirectory(options: AgentDirectoryOptions): Promi
       },
       ...(options.tuning !== undefined ? { tuning: options.tuning } : {}),
       ...(options.random !== undefined ? { random: options.random } : {}),
+      ...(options.onQueueWait !== undefined ? { onQueueWait: options.onQueueWait } : {}),
     });
     entries.set(key, { record, ref });
     let owned = byOwner.get(ownerKey(record.ownerAccountId));
@@ -328,7 +336,7 @@ export async function startAgentDirectory(options: AgentDirectoryOptions): Promi
         const reply = await ask(
           entry.ref,
           (replyTo: ReplyRef<AgentExecuted>) => ({ type: 'agent.execute', call: traced, replyTo }),
-          budgetMs + ASK_SLACK_MS,
+          budgetMs + ASK_SLACK_MS + ASK_QUEUE_ALLOWANCE_MS,
         );
         endAgentSpan(span, reply.outcome);
         return reply.outcome;

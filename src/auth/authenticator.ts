@@ -67,6 +67,7 @@ export class Authenticator {
   async authenticate(access: Access, credentials: Credentials, clientAddress: string): Promise<Principal> {
     if (access.kind === 'public') return ANONYMOUS;
     const secret = presentedSecret(credentials);
+    if (secret === '' && access.kind === 'optional-key') return ANONYMOUS;
     if (secret === '') {
       throw unauthorized('Send an API key as `Authorization: Bearer <key>` or `x-api-key: <key>`');
     }

@@ -5,6 +5,7 @@
 import cluster from 'node:cluster';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type ConfigOverrides } from '../config.js';
+import { firstRunNotice, localOperatorToken } from '../local-operator-token.js';
 import { createLogger } from '../log.js';
 import { runPrimary } from '../primary.js';
 import { VERSION } from '../version.js';
@@ -42,10 +43,16 @@ program
     if (options.port !== undefined) overrides.port = options.port;
     if (options.host !== undefined) overrides.host = options.host;
     if (options.workers !== undefined) overrides.workers = options.workers;
-    const config = loadConfig(process.env, overrides);
-    const logger = createLogger(config.logLevel, { role: cluster.isPrimary ? 'primary' : 'worker' });
-    if (cluster.isPrimary) runPrimary(config, logger);
-    else void runWorker(config, logger);
+    const loaded = loadConfig(process.env, overrides);
+    const logger = createLogger(loaded.logLevel, { role: cluster.isPrimary ? 'primary' : 'worker' });
+    // The primary runs first, so it is the one that creates the token; workers read the same file.
+    const local = localOperatorToken(loaded);
+    const config = local === null ? loaded : { ...loaded, adminToken: local.token };
+    if (cluster.isPrimary) {
+      if (local !== null && !local.created) logger.info({ file: local.file }, 'operator token read from the data directory');
+      const notice = local?.created === true ? (port: number) => process.stdout.write(firstRunNotice(local, config.port === 0 ? `http://${config.host}:${port}` : config.publicUrl) + '\n') : undefined;
+      runPrimary(config, logger, notice);
+    } else void runWorker(config, logger);
   });
 
 program

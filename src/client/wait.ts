@@ -1,6 +1,6 @@
 /**
  * Waiting for an orchestration execution to finish. Each poll asks the server to hold the request
- * until the execution changes (`?wait=<seconds>`); a server that answers at once instead (no long
+ * until the execution finishes (`?wait=<ms>`, at most 30000); a server that answers at once instead (no long
  * poll) is polled every `intervalMs`, so the helper works against either.
  */
 import type { Client } from 'openapi-fetch';
@@ -16,8 +16,8 @@ export interface WaitOptions {
   readonly timeoutMs?: number;
   /** Pause between polls when the server does not hold requests; default 500 ms. */
   readonly intervalMs?: number;
-  /** Longest a single request asks the server to hold it, in seconds; default 20. */
-  readonly waitSeconds?: number;
+  /** Longest a single request asks the server to hold it, in milliseconds (at most 30000); default 20000. */
+  readonly waitMs?: number;
   readonly signal?: AbortSignal;
 }
 
@@ -25,20 +25,19 @@ export async function waitForExecution(api: Client<paths>, id: string, options: 
   const deadline = Date.now() + (options.timeoutMs ?? 300_000);
   const intervalMs = options.intervalMs ?? 500;
   for (;;) {
-    const remainingS = Math.ceil((deadline - Date.now()) / 1000);
-    if (remainingS <= 0) throw new Error(`execution ${id} did not finish within ${options.timeoutMs ?? 300_000} ms`);
-    const wait = Math.min(options.waitSeconds ?? 20, remainingS);
+    const remainingMs = deadline - Date.now();
+    if (remainingMs <= 0) throw new Error(`execution ${id} did not finish within ${options.timeoutMs ?? 300_000} ms`);
+    const wait = Math.min(options.waitMs ?? 20_000, 30_000, remainingMs);
     const started = Date.now();
     const execution = unwrap(
       await api.GET('/v1/executions/{id}', {
-        // `wait` is the long-poll parameter; typed once the server's document declares it.
-        params: { path: { id }, query: { wait } as never },
+        params: { path: { id }, query: { wait } },
         ...(options.signal !== undefined ? { signal: options.signal } : {}),
       }),
     );
     if (TERMINAL.has(execution.status)) return execution;
     // An answer well before `wait` ran out means the server did not hold the request: pause.
-    if (Date.now() - started < (wait * 1000) / 2) await sleep(intervalMs, options.signal);
+    if (Date.now() - started < wait / 2) await sleep(intervalMs, options.signal);
   }
 }
 

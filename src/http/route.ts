@@ -14,6 +14,8 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'del';
 
 export type Access =
   | { readonly kind: 'public' }
+  /** A key when one is sent (checked as on any route), anonymous otherwise, e.g. the A2A agent card. */
+  | { readonly kind: 'optional-key' }
   /** Any valid key (no particular permission), e.g. GET /v1/auth/test. */
   | { readonly kind: 'key' }
   /** A key holding `permission`; with `operator`, the operator token is accepted too. */
@@ -45,6 +47,15 @@ export interface JsonReply {
 export interface EmptyReply {
   readonly kind: 'empty';
   readonly status: number;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Bytes of a given type as they are (the console's static files); never JSON-wrapped. */
+export interface BytesReply {
+  readonly kind: 'bytes';
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: Buffer;
   readonly headers?: Readonly<Record<string, string>>;
 }
 

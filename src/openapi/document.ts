@@ -111,6 +111,9 @@ function security(route: Route): Array<Record<string, string[]>> {
       return [{ operatorToken: [] }];
     case 'key':
       return keys;
+    case 'optional-key':
+      // Anonymous callers get the public part; a key adds what it may see.
+      return [{}, ...keys];
     case 'permission':
       return route.access.operator === true ? [...keys, { operatorToken: [] }] : keys;
   }
@@ -125,6 +128,8 @@ function accessNote(route: Route): string | null {
       return 'Operator token only.';
     case 'key':
       return 'Any valid API key.';
+    case 'optional-key':
+      return 'No key needed; with a valid API key the answer includes what that key may see.';
     case 'permission':
       return `Permission: \`${access.permission}\`${access.operator === true ? ' (or the operator token)' : ''}.`;
   }

@@ -6,6 +6,7 @@ import type { ExecutionEvents } from '../../actors/execution-actor.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/index.js';
 import type { ExecutionRecord } from '../stores/ports.js';
+import type { StatusWatch } from './status-watch.js';
 
 /** Receives each transition of an execution that configured a webhook. */
 export interface WebhookSink {
@@ -16,6 +17,8 @@ export interface ExecutionEventsDeps {
   readonly metrics: Pick<Metrics, 'executionStarted' | 'executionFinished'>;
   readonly logger: Logger;
   readonly webhooks?: WebhookSink;
+  /** Wakes clients waiting on the execution (long poll, event stream) on every worker. */
+  readonly statusWatch?: Pick<StatusWatch, 'published'>;
 }
 
 export function createExecutionEvents(deps: ExecutionEventsDeps): ExecutionEvents {
@@ -29,6 +32,7 @@ export function createExecutionEvents(deps: ExecutionEventsDeps): ExecutionEvent
   return {
     replayed: webhook,
     transitioned(record) {
+      deps.statusWatch?.published(record);
       switch (record.status) {
         case 'RUNNING':
           deps.metrics.executionStarted(record.fees.tier);

@@ -82,7 +82,7 @@ async function recoverOne(deps: RecoveryDeps, id: string): Promise<void> {
       error: { code: EXECUTION_INTERRUPTED, message: 'The worker running this execution stopped before it finished; its agent calls were not completed' },
       completedAt: new Date(now).toISOString(),
       actualDurationMs: record.startedAt === null ? 0 : Math.max(0, now - Date.parse(record.startedAt)),
-      progress: record.progress === null ? null : { ...record.progress, currentAgent: null },
+      progress: record.progress === null ? null : { ...record.progress, currentAgent: null, runningAgents: [] },
     });
     if (failed === null) return; // another worker, or the owner after all, closed it first
     deps.logger.warn({ executionId: id }, 'execution owner gone; marked FAILED EXECUTION_INTERRUPTED');

@@ -24,17 +24,20 @@ import {
 } from '../errors.js';
 import { newId } from '../ids.js';
 import { concurrencyLimitsFor, queueRetryAfterSeconds } from '../limits/concurrency.js';
+import type { SseSink } from '../http/sse-sink.js';
+import type { Admission } from '../limits/admission.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics/index.js';
 import { checkUrlSyntax } from '../outbound/url-policy.js';
 import type { OrchestrateBody } from '../schemas/orchestrate.js';
 import { SELECTION_DEFAULTS } from '../selection/types.js';
-import type { Coordination, ExecutionRecord, ExecutionStore, IdempotencyStore } from '../stores/ports.js';
+import type { Coordination, ExecutionRecord, ExecutionStatusName, ExecutionStore, IdempotencyStore, NewestFirstQuery } from '../stores/ports.js';
 import { exceedsDepth } from '../validation.js';
 import { estimateCost, estimateExceedsBudget, microsToUsd, usdToMicros, type FeeSchedule } from './cost.js';
 import { dagError, planDag, type DagPlan } from './dag.js';
 import { estimateDurationMs } from './duration.js';
-import { isCancellable } from './outcome.js';
+import { isCancellable, isTerminal } from './outcome.js';
+import type { StatusWatch } from './status-watch.js';
 import { creationView, statusView } from './views.js';
 import { currentTraceparent } from '../telemetry/index.js';
 
@@ -60,12 +63,16 @@ export interface HttpResult {
 
 export interface OrchestrationDeps {
   readonly directory: Pick<AgentDirectory, 'select' | 'stats' | 'visible'>;
-  readonly executions: Pick<ExecutionStore, 'insert' | 'get' | 'getById' | 'transition' | 'getByIdempotencyKey'>;
+  readonly executions: Pick<ExecutionStore, 'insert' | 'get' | 'getById' | 'transition' | 'getByIdempotencyKey' | 'listByAccount'>;
   readonly idempotency: IdempotencyStore;
   readonly coordination: Pick<Coordination, 'subscribe' | 'broadcastAndAwait'>;
   readonly supervisor: Ref<ExecutionsMessage>;
   /** Concurrency slots and queue per account (docs/limits.md). */
   readonly concurrency: Pick<ConcurrencyQueue, 'acquire' | 'release' | 'addStarter'>;
+  /** Wakes long polls and event streams when an execution changes; absent: waits run to their end. */
+  readonly statusWatch?: Pick<StatusWatch, 'watch'>;
+  /** Admission control (src/limits/admission.ts); absent: every submission is admitted. */
+  readonly admission?: Pick<Admission, 'enter' | 'started'>;
   readonly metrics?: Pick<Metrics, 'queueRejected'>;
   readonly publicUrl: string;
   readonly allowPrivateUrls: boolean;
@@ -76,7 +83,15 @@ export interface OrchestrationDeps {
 
 export interface OrchestrationService {
   submit(principal: KeyPrincipal, body: OrchestrateBody, idempotencyKey: string | null): Promise<HttpResult>;
-  status(accountId: string, id: string): Promise<HttpResult>;
+  /**
+   * The status read; with `waitMs` > 0 a long poll: answers as soon as the execution is terminal,
+   * or with its current status once `waitMs` has passed (or `signal` aborts).
+   */
+  status(accountId: string, id: string, waitMs?: number, signal?: AbortSignal): Promise<HttpResult>;
+  /** The execution's status events as SSE (404 as the status read); the stream ends when it is terminal. */
+  openEvents(accountId: string, id: string): Promise<(sink: SseSink) => void>;
+  /** The account's executions, newest first, as status views (GET /v1/executions). */
+  list(accountId: string, query: NewestFirstQuery<ExecutionStatusName>): Promise<HttpResult>;
   cancel(accountId: string, id: string): Promise<HttpResult>;
   stop(): Promise<void>;
 }
@@ -123,6 +138,7 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
     }
     const view = creationView(record, deps.publicUrl);
     if (place.status === 'started') {
+      deps.admission?.started(record.id);
       dispatch(deps.supervisor, { type: 'executions.start', record, traceparent: currentTraceparent() });
       return { status: 202, body: view };
     }
@@ -133,25 +149,66 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
   return {
     async submit(principal, body, idempotencyKey) {
       checkRequest(deps, body);
-      if (idempotencyKey === null) return create(principal, body, null);
-      const accountId = principal.account.id;
-      return idempotent(
-        deps.idempotency,
-        accountId,
-        idempotencyKey,
-        body,
-        () => create(principal, body, idempotencyKey),
-        async () => {
-          const existing = await deps.executions.getByIdempotencyKey(accountId, idempotencyKey);
-          return existing === null ? null : { status: 202, body: creationView(existing, deps.publicUrl) };
-        },
-      );
+      // Before the idempotency claim and the slot: a refused submission leaves nothing behind.
+      const leave = deps.admission?.enter();
+      try {
+        if (idempotencyKey === null) return await create(principal, body, null);
+        const accountId = principal.account.id;
+        return await idempotent(
+          deps.idempotency,
+          accountId,
+          idempotencyKey,
+          body,
+          () => create(principal, body, idempotencyKey),
+          async () => {
+            const existing = await deps.executions.getByIdempotencyKey(accountId, idempotencyKey);
+            return existing === null ? null : { status: 202, body: creationView(existing, deps.publicUrl) };
+          },
+        );
+      } finally {
+        leave?.();
+      }
     },
 
-    async status(accountId, id) {
+    async status(accountId, id, waitMs = 0, signal) {
+      if (waitMs <= 0 || deps.statusWatch === undefined) {
+        const record = await deps.executions.get(accountId, id);
+        if (record === null) throw executionNotFound(id);
+        return { status: 200, body: statusView(record) };
+      }
+      // Watch before reading, so a transition between the read and the wait is not missed.
+      let wake: () => void = () => undefined;
+      const woken = new Promise<void>((resolve) => (wake = resolve));
+      const unwatch = deps.statusWatch.watch(id, (status) => {
+        if (status === null || isTerminal(status)) wake();
+      });
+      const timer = setTimeout(wake, waitMs);
+      signal?.addEventListener('abort', wake, { once: true });
+      try {
+        const record = await deps.executions.get(accountId, id);
+        if (record === null) throw executionNotFound(id);
+        if (isTerminal(record.status)) return { status: 200, body: statusView(record) };
+        await woken;
+        const after = await deps.executions.get(accountId, id);
+        if (after === null) throw executionNotFound(id);
+        return { status: 200, body: statusView(after) };
+      } finally {
+        clearTimeout(timer);
+        unwatch();
+        signal?.removeEventListener('abort', wake);
+      }
+    },
+
+    async openEvents(accountId, id) {
       const record = await deps.executions.get(accountId, id);
       if (record === null) throw executionNotFound(id);
-      return { status: 200, body: statusView(record) };
+      const watch = deps.statusWatch;
+      return (sink) => streamStatus(sink, record, watch, () => deps.executions.get(accountId, id), deps.logger);
+    },
+
+    async list(accountId, query) {
+      const page = await deps.executions.listByAccount(accountId, query);
+      return { status: 200, body: { executions: page.items.map(statusView), nextCursor: page.nextCursor } };
     },
 
     async cancel(accountId, id) {
@@ -180,6 +237,78 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
   };
 }
 
+const EVENTS_HEARTBEAT_MS = 15_000;
+
+/** SSE event name of each status: the webhook event names, and `execution.pending` while queued. */
+function eventName(status: ExecutionRecord['status']): string {
+  return `execution.${status.toLowerCase()}`;
+}
+
+/**
+ * Feeds one execution's status events to `sink`: the current status first, then each change
+ * (with the status view as data, as GET /v1/executions/{id} answers), ending after the terminal one.
+ */
+function streamStatus(
+  sink: SseSink,
+  opened: ExecutionRecord,
+  watch: Pick<StatusWatch, 'watch'> | undefined,
+  read: () => Promise<ExecutionRecord | null>,
+  logger: Logger,
+): void {
+  let last: string | null = null;
+  let reading = false;
+  let again = false;
+  const send = (record: ExecutionRecord): void => {
+    const view = statusView(record);
+    const data = JSON.stringify(view);
+    // Progress changes are not status events; only a new status (or the first) is sent.
+    if (record.status !== last) {
+      last = record.status;
+      sink.send({ event: eventName(record.status), data });
+    }
+    if (isTerminal(record.status)) sink.end();
+  };
+  // One read at a time; a change during a read triggers one more read after it.
+  const refresh = (): void => {
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
+    read().then(
+      (record) => {
+        reading = false;
+        if (sink.closed) return;
+        if (record === null) sink.end();
+        else send(record);
+        if (again && !sink.closed) {
+          again = false;
+          refresh();
+        }
+      },
+      (error: unknown) => {
+        reading = false;
+        logger.warn({ err: error, executionId: opened.id }, 'execution event stream read failed; ending it');
+        sink.end();
+      },
+    );
+  };
+  if (watch === undefined || isTerminal(opened.status)) {
+    send(opened);
+    if (!isTerminal(opened.status)) sink.end();
+    return;
+  }
+  const unwatch = watch.watch(opened.id, (status) => (status === null ? sink.end() : refresh()));
+  const heartbeat = setInterval(() => sink.comment('ping'), EVENTS_HEARTBEAT_MS);
+  sink.onClose(() => {
+    clearInterval(heartbeat);
+    unwatch();
+  });
+  // Watching before this read: a change between the first read and the watch is not missed.
+  send(opened);
+  refresh();
+}
+
 /**
  * Starts a PENDING execution promoted into a slot on this worker; one already closed (cancelled
  * while queued) is 'finished', so its slot goes on to the next.
@@ -190,6 +319,7 @@ function executionStarter(deps: OrchestrationDeps): PromotionStarter {
       const record = await deps.executions.getById(holderId);
       if (record === null) return 'unknown';
       if (record.status === 'PENDING') {
+        deps.admission?.started(record.id);
         dispatch(deps.supervisor, { type: 'executions.start', record });
         return 'started';
       }

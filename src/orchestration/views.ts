@@ -1,5 +1,5 @@
 /** What clients see of an execution (spec §2.3): USD amounts, ISO times, absolute statusUrl. */
-import type { ExecutionRecord } from '../stores/ports.js';
+import type { ExecutionProgress, ExecutionRecord } from '../stores/ports.js';
 import { microsToUsd } from './cost.js';
 
 const QUERY_PREVIEW_CHARS = 500;
@@ -35,7 +35,7 @@ export function statusView(record: ExecutionRecord) {
     selectedAgents: record.selectedAgents.map((a) => ({ id: a.id, name: a.name, confidence: a.confidence })),
     estimatedCost: microsToUsd(record.estimatedCostMicros),
     estimatedDuration: record.estimatedDurationMs,
-    ...(record.status === 'RUNNING' && record.progress !== null ? { progress: record.progress } : {}),
+    ...(record.status === 'RUNNING' && record.progress !== null ? { progress: progressView(record.progress) } : {}),
     ...(record.result !== null && record.status !== 'CANCELLED' ? { result: record.result } : {}),
     ...(record.status === 'FAILED' && record.error !== null ? { error: record.error } : {}),
     ...(terminal
@@ -51,4 +51,10 @@ export function statusView(record: ExecutionRecord) {
     ...(record.startedAt === null ? {} : { startedAt: record.startedAt }),
     ...(record.completedAt === null ? {} : { completedAt: record.completedAt }),
   };
+}
+
+/** Records written before `runningAgents` existed get it from `currentAgent`. */
+function progressView(progress: ExecutionProgress) {
+  const runningAgents = progress.runningAgents ?? (progress.currentAgent === null ? [] : [progress.currentAgent]);
+  return { completed: progress.completed, total: progress.total, currentAgent: progress.currentAgent, runningAgents };
 }

@@ -2,7 +2,7 @@
  * Agents (spec §2.2, §4.4, §4.5, DESIGN §7). Visibility: the operator token manages global agents
  * (visible to every account); a key's account manages its own private agents and sees global
  * ones read-only. Another account's private agent is indistinguishable from a missing one (404).
- * `url` (and `timeoutMs`) appear only to the agent's owner: an account has no use for the address
+ * `url` (and `timeoutMs`, `maxConcurrency`) appear only to the agent's owner: an account has no use for the address
  * of an operator-run agent, and must never learn another account's.
  */
 import { Permission } from '../auth/permissions.js';
@@ -27,6 +27,7 @@ const updateBody = compile(UpdateAgentBody);
 const previewBody = compile(SelectionPreviewBody);
 
 export const DEFAULT_AGENT_TIMEOUT_MS = 30_000;
+export const DEFAULT_AGENT_MAX_CONCURRENCY = 16;
 /** Ids that are also path segments under /v1/agents. */
 const RESERVED_IDS: ReadonlySet<string> = new Set(['selection-preview']);
 export const LIST_DEFAULT_LIMIT = 50;
@@ -58,7 +59,7 @@ export function agentView(record: AgentRecord, callerScope: string | null): Reco
     examples: record.examples,
     pricing: { model: record.pricingModel, basePrice: microsToUsd(record.basePriceMicroUsd) },
     scope: record.ownerAccountId === null ? 'global' : 'account',
-    ...(owned ? { url: record.url, timeoutMs: record.timeoutMs } : {}),
+    ...(owned ? { url: record.url, timeoutMs: record.timeoutMs, maxConcurrency: record.maxConcurrency } : {}),
     createdAt: record.createdAt.toISOString(),
     updatedAt: record.updatedAt.toISOString(),
   };
@@ -164,6 +165,7 @@ export function agentRoutes(services: Services) {
           timeoutMs: body.timeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
           // The owner's own list wins; otherwise what the agent's /info offers.
           examples: body.examples ?? probe.info.examples ?? [],
+          maxConcurrency: body.maxConcurrency ?? DEFAULT_AGENT_MAX_CONCURRENCY,
         });
         if ('conflict' in result) throw agentAlreadyExists(body.id, result.conflict);
         await directory.changed(scope, body.id);
@@ -187,7 +189,12 @@ export function agentRoutes(services: Services) {
             ...(capability !== undefined ? { capability } : {}),
             ...(after !== undefined ? { after } : {}),
           });
-          return json(200, { agents: page.agents.map((a) => agentView(a, scope)), nextCursor: page.nextCursor });
+          // Health and circuit state come from this worker's in-memory view, so listing them is free.
+          const agents = page.agents.map((a) => {
+            const stats = directory.stats(scope, a.id);
+            return { ...agentView(a, scope), ...(stats !== undefined ? { status: statusView(stats) } : {}) };
+          });
+          return json(200, { agents, nextCursor: page.nextCursor });
         } catch (error) {
           if (error instanceof InvalidAgentCursor) throw invalidRequest('cursor', "'cursor' is not a cursor this service issued");
           throw error;
@@ -247,6 +254,7 @@ export function agentRoutes(services: Services) {
           ...(body.pricing !== undefined ? { pricingModel: body.pricing.model, basePriceMicroUsd: usdToMicros(body.pricing.basePrice) } : {}),
           ...(body.timeoutMs !== undefined ? { timeoutMs: body.timeoutMs } : {}),
           ...(examples !== undefined ? { examples } : {}),
+          ...(body.maxConcurrency !== undefined ? { maxConcurrency: body.maxConcurrency } : {}),
         };
         const updated = await store.update(scope, current.id, patch);
         if (updated === null) throw agentNotFound(current.id);

@@ -1,6 +1,7 @@
 /** Every route of the service, in one list. */
 import type { Route } from '../http/route.js';
 import type { Services } from '../services.js';
+import { a2aRoutes } from './a2a.js';
 import { accountRoutes } from './accounts.js';
 import { agentRoutes } from './agents.js';
 import { apiReferenceRoutes } from './api-reference.js';
@@ -12,7 +13,7 @@ import { mcpRoutes } from './mcp.js';
 import { workflowRoutes } from './workflows.js';
 
 export function allRoutes(services: Services): Route[] {
-  const routes: Route[] = [...healthRoutes(services), ...authTestRoutes(), ...accountRoutes(services), ...apiKeyRoutes(services), ...agentRoutes(services), ...executionRoutes(services.orchestration, services.stores.webhooks), ...workflowRoutes(services.workflows), ...mcpRoutes(services)];
+  const routes: Route[] = [...healthRoutes(services), ...authTestRoutes(), ...accountRoutes(services), ...apiKeyRoutes(services), ...agentRoutes(services), ...executionRoutes(services.orchestration, services.stores.webhooks), ...workflowRoutes(services.workflows, services.admission), ...mcpRoutes(services), ...a2aRoutes({ workflows: services.workflows, publicUrl: services.config.publicUrl, logger: services.logger })];
   // Last, so the document describes every route above (and itself).
   routes.push(...apiReferenceRoutes(() => routes, services.version));
   return routes;

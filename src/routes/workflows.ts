@@ -1,6 +1,6 @@
 /**
  * Workflows (spec §4.9–4.12, DESIGN §8): definitions, runs, the SSE stream, cancel, approval
- * decisions and the pending-approval list. Definitions written with the operator token are
+ * decisions, the pending-approval list and the caller's runs newest first (GET /v1/workflow-runs). Definitions written with the operator token are
  * global; with a key, the key's account's. Runs, streams and approvals of other accounts are 404.
  */
 import { Permission } from '../auth/permissions.js';
@@ -8,12 +8,14 @@ import { asKey, type Principal } from '../auth/principal.js';
 import { invalidRequest } from '../errors.js';
 import { json, route, type StreamReply } from '../http/route.js';
 import { DecisionBody, RunWorkflowBody, WorkflowReplaceBody } from '../schemas/workflows.js';
-import type { ApprovalStatus } from '../stores/ports.js';
+import type { ApprovalStatus, WorkflowRunStatus } from '../stores/ports.js';
+import { newestFirstQuery, withCursorCheck } from './list-query.js';
 import { compile, type Validator } from '../validation.js';
 import { workflowBody } from '../workflows/definition.js';
 import type { WorkflowsService } from '../workflows/service.js';
 import { Type } from '@sinclair/typebox';
 import { Approval, ApprovalList, Workflow, WorkflowList, WorkflowRun, WorkflowRunStarted, WorkflowStreamEvents } from '../schemas/responses/workflows.js';
+import type { Admission } from '../limits/admission.js';
 
 const replaceBody = compile(WorkflowReplaceBody);
 const runBody = compile(RunWorkflowBody);
@@ -23,6 +25,7 @@ const decisionBody: Validator<DecisionBody> = {
   schema: decisionSchema.schema,
   parse: (value) => decisionSchema.parse(value === undefined ? {} : value),
 };
+const RUN_STATUSES: readonly WorkflowRunStatus[] = ['running', 'completed', 'failed', 'cancelled'];
 const APPROVAL_STATUSES: readonly ApprovalStatus[] = ['pending', 'approved', 'rejected', 'expired', 'cancelled'];
 
 /** The operator writes global definitions; a key writes its account's. */
@@ -30,7 +33,7 @@ function ownerOf(principal: Principal): string | null {
   return principal.kind === 'operator' ? null : asKey(principal).account.id;
 }
 
-export function workflowRoutes(workflows: WorkflowsService) {
+export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admission, 'check'>) {
   const write = { kind: 'permission', permission: Permission.WORKFLOWS_WRITE, operator: true } as const;
   const read = { kind: 'permission', permission: Permission.WORKFLOWS_READ, operator: true } as const;
   return [
@@ -93,7 +96,27 @@ export function workflowRoutes(workflows: WorkflowsService) {
       body: runBody,
       doc: { summary: 'Start a run; follow it on stream_url', responses: { 200: WorkflowRunStarted }, errors: ['WORKFLOW_NOT_FOUND', 'QUEUE_FULL'] },
       handle: async (ctx) => {
+        admission.check();
         const result = await workflows.run(asKey(ctx.principal).account.id, ctx.params.slug!, ctx.body);
+        return json(result.status, result.body);
+      },
+    }),
+    route({
+      method: 'get',
+      path: '/v1/workflow-runs',
+      access: { kind: 'permission', permission: Permission.WORKFLOWS_READ },
+      doc: {
+        summary: "The caller's workflow runs, newest first, a page at a time",
+        query: Type.Object({
+          status: Type.Optional(Type.Union(RUN_STATUSES.map((s) => Type.Literal(s)))),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+          cursor: Type.Optional(Type.String({ description: "The previous page's nextCursor" })),
+        }),
+        responses: { 200: Type.Object({ runs: Type.Array(WorkflowRun), nextCursor: Type.Union([Type.String(), Type.Null()]) }, { title: 'WorkflowRunList' }) },
+      },
+      handle: async (ctx) => {
+        const query = newestFirstQuery(ctx.query, RUN_STATUSES);
+        const result = await withCursorCheck(() => workflows.listRuns(asKey(ctx.principal).account.id, query));
         return json(result.status, result.body);
       },
     }),

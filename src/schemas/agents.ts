@@ -30,6 +30,8 @@ const AgentFields = {
   timeoutMs: Type.Integer({ minimum: 1000, maximum: 300_000 }),
   /** Example requests for selection (docs/selection.md); limits in src/agents/examples.ts. */
   examples: AgentExamples,
+  /** Calls one worker sends the agent at once; more wait their turn. Default 16. */
+  maxConcurrency: Type.Integer({ minimum: 1, maximum: 1000 }),
 };
 
 export const RegisterAgentBody = Type.Object(
@@ -43,6 +45,7 @@ export const RegisterAgentBody = Type.Object(
     pricing: AgentFields.pricing,
     timeoutMs: Type.Optional(AgentFields.timeoutMs),
     examples: Type.Optional(AgentFields.examples),
+    maxConcurrency: Type.Optional(AgentFields.maxConcurrency),
   },
   { title: 'RegisterAgentBody', additionalProperties: false },
 );
@@ -58,6 +61,7 @@ export const UpdateAgentBody = Type.Object(
     pricing: Type.Optional(AgentFields.pricing),
     timeoutMs: Type.Optional(AgentFields.timeoutMs),
     examples: Type.Optional(AgentFields.examples),
+    maxConcurrency: Type.Optional(AgentFields.maxConcurrency),
   },
   { title: 'UpdateAgentBody', additionalProperties: false, minProperties: 1 },
 );

@@ -131,6 +131,8 @@ export interface AgentRecord {
   readonly timeoutMs: number;
   /** Example requests the agent handles, for selection (0–20, each 1–500 characters). */
   readonly examples: readonly string[];
+  /** Calls one worker sends this agent at once (1–1000); more wait in a FIFO queue. */
+  readonly maxConcurrency: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
@@ -415,6 +417,18 @@ export interface ExecutionWebhook {
 export type ExecutionStatusName = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
 
 /** One orchestration execution, as stored. Money in micro-USD, times in ms / ISO strings. */
+/**
+ * Where a running execution is: `currentAgent` is the first agent in flight (null between steps),
+ * `runningAgents` every agent in flight (several in PARALLEL and DAG modes; absent in records
+ * written before it existed).
+ */
+export interface ExecutionProgress {
+  readonly completed: number;
+  readonly total: number;
+  readonly currentAgent: string | null;
+  readonly runningAgents?: readonly string[];
+}
+
 export interface ExecutionRecord {
   readonly id: string;
   readonly accountId: string;
@@ -433,7 +447,7 @@ export interface ExecutionRecord {
   readonly webhook: ExecutionWebhook | null;
   readonly estimatedCostMicros: number;
   readonly estimatedDurationMs: number;
-  readonly progress: { readonly completed: number; readonly total: number; readonly currentAgent: string | null } | null;
+  readonly progress: ExecutionProgress | null;
   readonly result: { readonly summary: string; readonly details: Readonly<Record<string, unknown>> } | null;
   readonly error: { readonly code: string; readonly message: string } | null;
   readonly actualCostMicros: number | null;
@@ -451,6 +465,27 @@ export type ExecutionPatch = Partial<
     'progress' | 'result' | 'error' | 'actualCostMicros' | 'actualDurationMs' | 'agentsUsed' | 'startedAt' | 'completedAt'
   >
 >;
+
+/** A page of a list read newest first: `after` is the opaque `nextCursor` of the previous page. */
+export interface NewestFirstQuery<Status extends string> {
+  readonly status: Status | null;
+  readonly limit: number;
+  readonly after: string | null;
+}
+
+export interface NewestFirstPage<T> {
+  readonly items: readonly T[];
+  /** Pass as `after` for the next (older) page; null on the last page. */
+  readonly nextCursor: string | null;
+}
+
+/** A list read was given a cursor it did not issue. */
+export class InvalidListCursor extends RangeError {
+  constructor() {
+    super('cursor is not one this service issued');
+    this.name = 'InvalidListCursor';
+  }
+}
 
 export interface ExecutionStore {
   /**
@@ -474,6 +509,8 @@ export interface ExecutionStore {
   updateProgress(id: string, progress: NonNullable<ExecutionRecord['progress']>): Promise<void>;
   /** Ids of executions still PENDING or RUNNING (for recovery). */
   listLive(limit: number): Promise<Array<{ readonly id: string; readonly status: ExecutionStatusName; readonly updatedAt: Date }>>;
+  /** The account's executions, newest first (throws InvalidListCursor for a foreign cursor). */
+  listByAccount(accountId: string, query: NewestFirstQuery<ExecutionStatusName>): Promise<NewestFirstPage<ExecutionRecord>>;
 }
 
 export type IdempotencyClaim =
@@ -637,6 +674,8 @@ export interface WorkflowRunStore {
    * for embedded mode, where no other worker can exist) and returns them.
    */
   claim(owner: string, leaseMs: number, limit: number, all: boolean): Promise<WorkflowRunRecord[]>;
+  /** The account's runs, newest first (throws InvalidListCursor for a foreign cursor). */
+  listByAccount(accountId: string, query: NewestFirstQuery<WorkflowRunStatus>): Promise<NewestFirstPage<WorkflowRunRecord>>;
 }
 
 export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'cancelled';

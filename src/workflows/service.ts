@@ -36,8 +36,10 @@ import type {
   ApprovalStatus,
   ApprovalStore,
   Coordination,
+  NewestFirstQuery,
   WorkflowDefinition,
   WorkflowRunRecord,
+  WorkflowRunStatus,
   WorkflowRunStore,
   WorkflowStore,
 } from '../stores/ports.js';
@@ -98,6 +100,8 @@ export interface WorkflowsService {
   cancel(accountId: string, id: string): Promise<HttpResult>;
   decide(accountId: string, executionId: string, approvalId: string, decision: 'approved' | 'rejected', reason: string | null): Promise<HttpResult>;
   listApprovals(accountId: string, status: ApprovalStatus): Promise<HttpResult>;
+  /** The account's runs, newest first, as status views (GET /v1/workflow-runs). */
+  listRuns(accountId: string, query: NewestFirstQuery<WorkflowRunStatus>): Promise<HttpResult>;
   /** Checks access now (404 before the stream starts); the returned function feeds a sink. */
   openStream(accountId: string, id: string, lastEventId: string): Promise<(sink: SseSink) => void>;
   stop(): Promise<void>;
@@ -394,6 +398,14 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
       // An owner that is gone finds the decision in the store when its run is taken over.
       await deps.coordination.broadcastAndAwait(DECISION_CHANNEL, JSON.stringify({ executionId, approvalId }), BROADCAST_TIMEOUT_MS);
       return { status: 200, body: approvalView(decided) };
+    },
+
+    async listRuns(accountId, query) {
+      const page = await deps.runs.listByAccount(accountId, query);
+      const runs = await Promise.all(
+        page.items.map(async (record) => statusView(record, record.status === 'running' && (await deps.slots.state(accountId, record.id)) === 'queued')),
+      );
+      return { status: 200, body: { runs, nextCursor: page.nextCursor } };
     },
 
     async listApprovals(accountId, status) {

@@ -1,9 +1,10 @@
 /**
  * AgentActor with a manual clock and a scripted client: circuit breaker transitions, health
- * polling, the concurrency cap and its queue, EWMA statistics, and the timeout it sends.
+ * polling, the per-agent concurrency cap and its unbounded queue, EWMA statistics, and the
+ * timeout it sends (counted from when a call is sent, not when it was queued).
  */
 import t from 'tap';
-import { ask, createManualClock, silentLogger, stop, type ManualClock, type Ref, type ReplyRef } from '../../actors/kit/index.js';
+import { ask, createManualClock, dispatch, silentLogger, stop, type ManualClock, type Ref, type ReplyRef } from '../../actors/kit/index.js';
 import { startActorSystem } from '../../actors/root-supervisor.js';
 import { spawnAgentRegistry } from '../../actors/agent-registry-actor.js';
 import type { AgentTuning } from '../../actors/agent-actor.js';
@@ -58,6 +59,7 @@ const record: AgentRecord = {
   basePriceMicroUsd: 40_000,
   timeoutMs: 30_000,
   examples: [],
+  maxConcurrency: 16,
   createdAt: new Date(0),
   updatedAt: new Date(0),
 };
@@ -77,6 +79,7 @@ function harness(
   tuning: Partial<AgentTuning> = {},
   agent: AgentRecord = record,
   clock: ManualClock = createManualClock(),
+  onQueueWait?: (waitedMs: number) => void,
 ): Harness {
   const runtime = startActorSystem({ logger: silentLogger, clock });
   t.teardown(() => runtime.stop());
@@ -90,6 +93,7 @@ function harness(
     logger: silentLogger,
     random: () => 0,
     tuning: { healthJitterMs: 0, ...tuning },
+    ...(onQueueWait === undefined ? {} : { onQueueWait }),
   });
   return {
     clock,
@@ -209,38 +213,60 @@ t.test('the next poll is scheduled only after the previous one answered', async 
   t.equal(h.scripted.probes.length, 1, 'no second poll while the first hangs');
 });
 
-t.test('calls beyond the concurrency cap wait in order and run as slots free up', async (t) => {
-  const h = harness(t, { maxConcurrent: 2, maxQueued: 2 });
-  const outcomes = [h.execute(), h.execute(), h.execute(), h.execute()];
-  await settle();
+t.test("calls beyond the agent's maxConcurrency wait in order, however many, and all run as slots free up", async (t) => {
+  const h = harness(t, {}, { ...record, maxConcurrency: 2 });
+  const outcomes = Array.from({ length: 300 }, (_, i) => h.execute({ ...call, requestId: `req_${i}` }));
+  await settle(400);
   t.equal(h.scripted.calls.length, 2, 'two in flight');
-  t.equal(h.stats().queued, 2);
-  t.match(await h.execute(), { ok: false, kind: 'queue_full' }, 'a fifth call finds the queue full');
-  h.scripted.calls.shift()!.resolve(success());
-  await settle();
-  t.equal(h.scripted.calls.length, 2, 'the first waiting call started');
-  for (const c of h.scripted.calls.splice(0)) c.resolve(success());
-  await settle();
-  h.scripted.calls.shift()!.resolve(success());
+  t.equal(h.stats().queued, 298, 'the rest wait: the queue has no bound of its own (the old one held 256)');
+  const sent: string[] = [];
+  while (h.scripted.calls.length > 0) {
+    for (const c of h.scripted.calls.splice(0)) {
+      sent.push(c.body.metadata.requestId);
+      c.resolve(success());
+    }
+    await settle(40);
+  }
   const results = await Promise.all(outcomes);
-  t.ok(results.every((r) => r.ok));
+  t.ok(results.every((r) => r.ok), 'no call refused');
+  t.same(sent, Array.from({ length: 300 }, (_, i) => `req_${i}`), 'sent in arrival order');
   t.equal(h.stats().inFlight, 0);
   t.equal(h.stats().queued, 0);
 });
 
-t.test('a waiting call whose budget runs out is answered queue_timeout', async (t) => {
-  const h = harness(t, { maxConcurrent: 1 });
+t.test("a queued call's timeout starts when it is sent, and its wait is reported", async (t) => {
+  const waits: number[] = [];
+  const h = harness(t, {}, { ...record, maxConcurrency: 1 }, createManualClock(), (ms) => waits.push(ms));
   const first = h.execute();
   const second = h.execute({ ...call, timeoutMs: 2_000 });
   await settle();
-  h.clock.advance(2_000);
-  t.match(await second, { ok: false, kind: 'queue_timeout' });
+  h.clock.advance(5_000);
+  await settle();
+  t.equal(h.stats().queued, 1, 'still waiting after more than its budget');
   h.scripted.calls.shift()!.resolve(success());
   t.match(await first, { ok: true });
+  await settle();
+  t.equal(h.scripted.calls[0]?.body.metadata.timeout, 2_000, 'the whole budget, counted from sending');
+  t.equal(h.scripted.calls[0]?.options?.timeoutMs, 2_000);
+  t.same(waits, [5_000]);
+  h.scripted.calls.shift()!.resolve(success());
+  t.match(await second, { ok: true });
+});
+
+t.test('raising maxConcurrency (PATCH) starts waiting calls at once', async (t) => {
+  const h = harness(t, {}, { ...record, maxConcurrency: 1 });
+  const outcomes = [h.execute(), h.execute(), h.execute()];
+  await settle();
+  t.equal(h.scripted.calls.length, 1);
+  dispatch(h.ref, { type: 'agent.update', agent: { ...record, maxConcurrency: 3 } });
+  await settle();
+  t.equal(h.scripted.calls.length, 3, 'both waiting calls sent');
+  for (const c of h.scripted.calls.splice(0)) c.resolve(success());
+  t.ok((await Promise.all(outcomes)).every((r) => r.ok));
 });
 
 t.test('a waiting call cancelled by its signal is answered cancelled and never sent', async (t) => {
-  const h = harness(t, { maxConcurrent: 1 });
+  const h = harness(t, {}, { ...record, maxConcurrency: 1 });
   const first = h.execute();
   const controller = new AbortController();
   const second = h.execute({ ...call, signal: controller.signal });
@@ -308,11 +334,10 @@ t.test('stopping the actor answers waiting calls stopped and still delivers call
   const registry = spawnAgentRegistry(runtime, silentLogger);
   const scripted = scriptedClient();
   const ref = registry.spawnAgent('agent-stop', {
-    agent: record,
+    agent: { ...record, maxConcurrency: 1 },
     client: scripted.client,
     publish: () => undefined,
     logger: silentLogger,
-    tuning: { maxConcurrent: 1 },
   });
   const send = () => ask(ref, (replyTo: ReplyRef<AgentExecuted>) => ({ type: 'agent.execute', call, replyTo }), 10_000);
   const inFlight = send();

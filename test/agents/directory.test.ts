@@ -23,6 +23,7 @@ function agent(id: string, owner: string | null, overrides: Partial<NewAgent> = 
     vertical: 'finance',
     capabilities: ['invoice-extraction'],
     pricingModel: 'per_execution',
+    maxConcurrency: 16,
     basePriceMicroUsd: 40_000,
     timeoutMs: 30_000,
     examples: [],

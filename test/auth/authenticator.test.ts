@@ -60,6 +60,17 @@ t.test('a valid key with the permission is admitted, by Bearer or x-api-key', as
   t.equal(viaHeader.kind, 'key');
 });
 
+t.test('an optional key: anonymous without one, checked like any key when sent', async (t) => {
+  const { auth, value } = setup();
+  const optional: Access = { kind: 'optional-key' };
+  t.equal((await auth.authorize(optional, { authorization: '', apiKey: '' }, '1.2.3.4')).kind, 'anonymous');
+  t.equal((await auth.authorize(optional, { authorization: `Bearer ${value}`, apiKey: '' }, '1.2.3.4')).kind, 'key');
+  const unknown = await failure(auth.authorize(optional, { authorization: `Bearer ${generateKeyValue()}`, apiKey: '' }, '1.2.3.4'));
+  t.equal(unknown.status, 401);
+  const operator = await failure(auth.authorize(optional, { authorization: `Bearer ${ADMIN}`, apiKey: '' }, '1.2.3.4'));
+  t.equal(operator.status, 401, 'the operator token is not a key');
+});
+
 t.test('a missing permission is 403 naming it', async (t) => {
   const { auth, value } = setup();
   const error = await failure(auth.authorize({ kind: 'permission', permission: 'agents:write' }, { authorization: `Bearer ${value}`, apiKey: '' }, '1.2.3.4'));

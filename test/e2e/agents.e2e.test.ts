@@ -43,9 +43,17 @@ t.test('an account registers an agent that answers /health and /info and gets th
     scope: 'account',
     url: healthy.url,
     timeoutMs: 5000,
+    maxConcurrency: 16,
   });
   const got = await api(server, 'GET', `/v1/agents/${b.id as string}`, { key });
   t.equal(got.status, 200);
+  t.equal(got.body.maxConcurrency, 16, 'the default cap, shown to its owner');
+  const patched = await api(server, 'PATCH', `/v1/agents/${b.id as string}`, { key, body: { maxConcurrency: 250 } });
+  t.equal(patched.status, 200, patched.text);
+  t.equal(patched.body.maxConcurrency, 250);
+  t.equal((await api(server, 'GET', `/v1/agents/${b.id as string}`, { key })).body.maxConcurrency, 250);
+  const custom = body({ maxConcurrency: 3 });
+  t.equal((await api(server, 'POST', '/v1/agents', { key, body: custom })).body.maxConcurrency, 3, 'set at registration');
   t.equal((got.body.status as Record<string, unknown>).healthy, true);
   t.equal((got.body.status as Record<string, unknown>).circuit, 'closed');
 });
@@ -97,6 +105,9 @@ t.test('an invalid body is 400 INVALID_REQUEST naming the dotted field', async (
     [body({ id: 'Not A Slug' }), 'id'],
     [body({ pricing: { model: 'per_execution', basePrice: -1 } }), 'pricing.basePrice'],
     [body({ timeoutMs: 500 }), 'timeoutMs'],
+    [body({ maxConcurrency: 0 }), 'maxConcurrency'],
+    [body({ maxConcurrency: 1001 }), 'maxConcurrency'],
+    [body({ maxConcurrency: 2.5 }), 'maxConcurrency'],
     [body({ capabilities: 'ocr' }), 'capabilities'],
     [body({ extra: true }), 'extra'],
   ];

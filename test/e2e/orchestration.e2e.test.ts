@@ -265,7 +265,7 @@ t.test('a running execution reports its progress', async (t) => {
     }
     await new Promise((r) => setTimeout(r, 25));
   }
-  t.same(seen, { completed: 1, total: 2, currentAgent: order[1] }, 'one of two done, the second running');
+  t.same(seen, { completed: 1, total: 2, currentAgent: order[1], runningAgents: [order[1]] }, 'one of two done, the second running');
   const done = await waitForEnd(key, id);
   t.equal(done.status, 'COMPLETED');
   t.notOk('progress' in done, 'no progress object once finished');

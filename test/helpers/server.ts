@@ -60,6 +60,9 @@ export async function startServer(t: Teardown, options: ServerOptions): Promise<
     BATON_ALLOW_PRIVATE_URLS: 'true',
     BATON_LOG_LEVEL: 'info',
     BATON_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    // A loaded CI machine delays every event loop; that must not turn test submissions into 503s.
+    // Tests of admission control set their own bounds through `env`.
+    BATON_MAX_EVENT_LOOP_DELAY_MS: '60000',
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
@@ -102,7 +105,15 @@ export async function startServer(t: Teardown, options: ServerOptions): Promise<
     },
   };
   t.teardown(() => server.stop());
-  await waitUntilListening(server);
+  try {
+    await waitUntilListening(server);
+  } catch (error) {
+    // The test process is about to fail before any teardown runs: a server left starting would
+    // outlive it (and load the machine for the next run).
+    // SIGTERM first: the primary stops the workers it forked (a SIGKILL would orphan them).
+    await server.stop();
+    throw error;
+  }
   return server;
 }
 

@@ -16,6 +16,7 @@ function agent(id: string, ownerAccountId: string | null, overrides: Partial<New
     basePriceMicroUsd: 40_000,
     timeoutMs: 30_000,
     examples: [],
+    maxConcurrency: 16,
     ...overrides,
   };
 }
@@ -90,9 +91,11 @@ for (const kind of durableKinds()) {
       await agents.create(agent('owned', a.id));
       t.equal(await agents.update(b.id, 'owned', { name: 'x' }), null);
       t.equal(await agents.update(null, 'owned', { name: 'x' }), null);
-      const updated = await agents.update(a.id, 'owned', { name: 'Renamed', timeoutMs: 5_000 });
+      t.equal((await agents.getOwned(a.id, 'owned'))?.maxConcurrency, 16);
+      const updated = await agents.update(a.id, 'owned', { name: 'Renamed', timeoutMs: 5_000, maxConcurrency: 200 });
       t.equal(updated?.name, 'Renamed');
       t.equal(updated?.timeoutMs, 5_000);
+      t.equal(updated?.maxConcurrency, 200);
       t.equal(updated?.description, 'does things');
       t.equal(await agents.delete(b.id, 'owned'), null);
       t.equal((await agents.delete(a.id, 'owned'))?.id, 'owned');

@@ -49,6 +49,11 @@ export const ErrorExtras: Readonly<Record<ErrorCode, TProperties>> = {
   },
   QUEUE_FULL: { ...retryAfter, limit: Type.Integer(), queueSize: Type.Integer() },
   SERVICE_UNAVAILABLE: retryAfter,
+  OVERLOADED: {
+    ...retryAfter,
+    reason: Type.Union([Type.Literal('backlog'), Type.Literal('event_loop_delay'), Type.Literal('agent_queue_wait')]),
+    ...details,
+  },
   INTERNAL_ERROR: {},
 };
 

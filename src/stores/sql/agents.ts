@@ -29,6 +29,7 @@ interface AgentRow {
   readonly base_price_micro_usd: string | number;
   readonly timeout_ms: number;
   readonly examples: string[];
+  readonly max_concurrency: number;
   readonly created_at: Date;
   readonly updated_at: Date;
 }
@@ -46,6 +47,7 @@ const COLUMNS = [
   'base_price_micro_usd',
   'timeout_ms',
   'examples',
+  'max_concurrency',
   'created_at',
   'updated_at',
 ] as const;
@@ -66,6 +68,7 @@ function toAgent(row: AgentRow): AgentRecord {
     basePriceMicroUsd: Number(row.base_price_micro_usd),
     timeoutMs: row.timeout_ms,
     examples: row.examples,
+    maxConcurrency: row.max_concurrency,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -108,10 +111,10 @@ export function sqlAgentStore(sql: Sql): AgentStore {
           }
           const [row] = await tx<AgentRow[]>`
             insert into agents (id, owner_account_id, name, description, url, vertical, capabilities,
-                                pricing_model, base_price_micro_usd, timeout_ms, examples)
+                                pricing_model, base_price_micro_usd, timeout_ms, examples, max_concurrency)
             values (${agent.id}, ${agent.ownerAccountId}, ${agent.name}, ${agent.description}, ${agent.url},
                     ${agent.vertical}, ${[...agent.capabilities]}::text[], ${agent.pricingModel},
-                    ${agent.basePriceMicroUsd}, ${agent.timeoutMs}, ${[...agent.examples]}::text[])
+                    ${agent.basePriceMicroUsd}, ${agent.timeoutMs}, ${[...agent.examples]}::text[], ${agent.maxConcurrency})
             returning ${columns}`;
           if (row === undefined) throw new Error('insert into agents returned no row');
           return { created: toAgent(row) };
@@ -178,6 +181,7 @@ export function sqlAgentStore(sql: Sql): AgentStore {
           base_price_micro_usd = coalesce(${patch.basePriceMicroUsd ?? null}::bigint, base_price_micro_usd),
           timeout_ms = coalesce(${patch.timeoutMs ?? null}::integer, timeout_ms),
           examples = coalesce(${examples}::text[], examples),
+          max_concurrency = coalesce(${patch.maxConcurrency ?? null}::integer, max_concurrency),
           updated_at = now()
         where id = ${id} and owner_account_id is not distinct from ${ownerAccountId}
         returning ${columns}`;
