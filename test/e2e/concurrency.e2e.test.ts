@@ -2,7 +2,7 @@
  * The per-account concurrency queue end to end (embedded mode): a DEVELOPER account runs 5
  * executions at once and queues 20 more as PENDING, which start first in, first out as slots
  * free; the next submit is 429 QUEUE_FULL and records nothing; a cancelled queued execution
- * gives its place up. Agents take about a second, so executions stay running while the test
+ * gives its place up. Agents take three seconds, so executions stay running while the test
  * submits; what the agent received (and when) shows which executions started and in what order.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,12 +15,14 @@ import { ADMIN_TOKEN, api, createAccountWithKey, startServer, type ApiResponse }
 const server = await startServer(t, { mode: 'embedded' });
 
 type Json = Record<string, unknown>;
-const AGENT_LATENCY_MS = 1_000;
+// Long enough that the first wave is still running after 25 submissions on a busy CI machine
+// (at one second, a loaded machine let the first execution finish before the 23rd submit).
+const AGENT_LATENCY_MS = 3_000;
 
-/** A DEVELOPER account with one private agent that answers after about a second. */
+/** A DEVELOPER account with one private agent that answers after three seconds. */
 async function setup(t: Test): Promise<{ key: string; agent: MockAgent }> {
   const { key } = await createAccountWithKey(server, 'DEVELOPER');
-  const fleet = await startMockAgentFleet([{ latencyMs: AGENT_LATENCY_MS, info: { id: 'slow', name: 'Slow agent', description: 'Takes a second' } }]);
+  const fleet = await startMockAgentFleet([{ latencyMs: AGENT_LATENCY_MS, info: { id: 'slow', name: 'Slow agent', description: 'Takes three seconds' } }]);
   t.teardown(() => fleet.close());
   const agent = fleet.agent(0);
   const res = await api(server, 'POST', '/v1/agents', {
