@@ -33,7 +33,7 @@ export interface RerankParams {
 }
 
 /** Chosen on the shared and hold-out sets (bench/selection-rerank.ts), never on the unseen set. */
-export const RERANK: RerankParams = { candidates: 5, margin: 0.1, weight: 1.0 };
+export const RERANK: RerankParams = { candidates: 5, margin: 0, weight: 1 };
 
 export type RerankOutcome =
   | { readonly reranked: true; readonly result: SelectionResult; readonly ms: number }
