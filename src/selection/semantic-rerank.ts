@@ -115,7 +115,8 @@ export function createSemanticReranker(options: SemanticRerankerOptions): Semant
         ...request,
         selectionCriteria: { ...request.selectionCriteria, minConfidence: Math.max(0, minConfidence - params.margin), maxAgents: params.candidates },
       }).selected;
-      if (wide.length === 0) return fallback('nothing-to-rerank');
+      // One candidate and no lift: the encoder could only confirm it, so it is not run.
+      if (wide.length === 0 || (wide.length === 1 && params.margin === 0)) return fallback('nothing-to-rerank');
       let enc: SentenceEncoder;
       try {
         enc = await encoderOnce();
