@@ -38,6 +38,10 @@ export interface Config {
   readonly maxBacklog: number;
   readonly maxEventLoopDelayMs: number;
   readonly maxAgentQueueWaitMs: number;
+  /** The optional semantic reranker of selection (docs/selection.md); off by default. */
+  readonly selectionSemantic: boolean;
+  /** Milliseconds a semantic rerank may take before the static selection is used instead. */
+  readonly selectionSemanticBudgetMs: number;
 }
 
 export type ConfigOverrides = { -readonly [K in keyof Config]?: Config[K] };
@@ -66,6 +70,14 @@ function flag(env: Env, name: string): boolean {
   if (raw === '' || raw === '0' || raw === 'false' || raw === 'no') return false;
   if (raw === '1' || raw === 'true' || raw === 'yes') return true;
   throw new ConfigError(name, `expected true or false, got '${env[name]}'`);
+}
+
+/** A switch: `on`/`off` as well as what `flag` accepts. */
+function onOff(env: Env, name: string): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  if (raw === 'on') return true;
+  if (raw === 'off') return false;
+  return flag(env, name);
 }
 
 function text(env: Env, name: string): string | null {
@@ -110,6 +122,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     bodyTimeoutMs: integer(env, 'BATON_BODY_TIMEOUT_MS', 10_000, 100, 600_000),
     storeDeadlineMs: integer(env, 'BATON_STORE_DEADLINE_MS', 2_000, 100, 60_000),
     logLevel: text(env, 'BATON_LOG_LEVEL') ?? 'info',
+    selectionSemantic: onOff(env, 'BATON_SELECTION_SEMANTIC'),
+    selectionSemanticBudgetMs: integer(env, 'BATON_SELECTION_SEMANTIC_BUDGET_MS', 150, 1, 10_000),
     workflowsDir: text(env, 'BATON_WORKFLOWS_DIR') === null ? null : path.resolve(text(env, 'BATON_WORKFLOWS_DIR')!),
     maxBacklog: integer(env, 'BATON_MAX_BACKLOG', 2000, 1, 1_000_000),
     maxEventLoopDelayMs: integer(env, 'BATON_MAX_EVENT_LOOP_DELAY_MS', 100, 1, 60_000),

@@ -10,6 +10,7 @@ import { startKeyRevocations } from './auth/revocations.js';
 import { startAgentDirectory } from './agents/directory.js';
 import { createAgentClient } from './agents/protocol/index.js';
 import type { Config } from './config.js';
+import { createSemanticReranker } from './selection/semantic-rerank.js';
 import { createHttpServer } from './http/app.js';
 import { directRateLimiter } from './limits/rate-limiter.js';
 import { rateLimitGate } from './limits/rate-limit-gate.js';
@@ -94,6 +95,14 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     registry: spawnAgentRegistry(actors, logger.child({ actor: 'agents' })),
     logger: logger.child({ component: 'agents' }),
     onQueueWait: (waitedMs) => admission.queueWaited(waitedMs),
+    ...(config.selectionSemantic
+      ? {
+          reranker: createSemanticReranker({
+            budgetMs: config.selectionSemanticBudgetMs,
+            onUnavailable: (error) => logger.error({ err: error }, 'semantic reranker unavailable: selection stays static'),
+          }),
+        }
+      : {}),
   });
   const keyCache = new KeyCache(KEY_CACHE);
   const revocations = await startKeyRevocations(stores.coordination, keyCache, logger);

@@ -33,3 +33,14 @@ t.test('explicit overrides win over the environment', async (t) => {
   t.equal(loadConfig({ BATON_PUBLIC_URL: 'https://api.example.com/' }).publicUrl, 'https://api.example.com');
   t.same(loadConfig({ BATON_TRUSTED_PROXIES: '10.0.0.0/8, 192.168.0.0/16' }).trustedProxies, ['10.0.0.0/8', '192.168.0.0/16']);
 });
+
+t.test('the semantic reranker is off unless switched on, with a bounded time budget', async (t) => {
+  t.equal(loadConfig({}).selectionSemantic, false);
+  t.equal(loadConfig({}).selectionSemanticBudgetMs, 150);
+  t.equal(loadConfig({ BATON_SELECTION_SEMANTIC: 'on' }).selectionSemantic, true);
+  t.equal(loadConfig({ BATON_SELECTION_SEMANTIC: 'true' }).selectionSemantic, true);
+  t.equal(loadConfig({ BATON_SELECTION_SEMANTIC: 'off' }).selectionSemantic, false);
+  t.equal(loadConfig({ BATON_SELECTION_SEMANTIC_BUDGET_MS: '40' }).selectionSemanticBudgetMs, 40);
+  t.throws(() => loadConfig({ BATON_SELECTION_SEMANTIC: 'sometimes' }), /BATON_SELECTION_SEMANTIC/);
+  t.throws(() => loadConfig({ BATON_SELECTION_SEMANTIC_BUDGET_MS: '0' }), /BATON_SELECTION_SEMANTIC_BUDGET_MS/);
+});

@@ -35,6 +35,7 @@ import {
   type SelectionRequest,
   type SelectionResult,
 } from '../selection/index.js';
+import type { SemanticReranker } from '../selection/semantic-rerank.js';
 import type { AgentRecord, AgentStore, Coordination } from '../stores/ports.js';
 import type { AgentClient } from './protocol/index.js';
 import { endAgentSpan, startAgentSpan, traceparentOf } from '../telemetry/index.js';
@@ -66,6 +67,11 @@ export interface AgentDirectory {
   visible(accountId: string | null, id: string): AgentRecord | undefined;
   /** Selection over the agents the account sees, with this worker's health and statistics. */
   select(accountId: string | null, request: SelectionRequest): DirectorySelection;
+  /**
+   * Selection for an orchestration: `select`, passed through the semantic reranker when one is
+   * configured (BATON_SELECTION_SEMANTIC); its static result when the reranker falls back.
+   */
+  selectForRequest(accountId: string | null, request: SelectionRequest): Promise<DirectorySelection>;
   /** Like select, with every visible agent's score and the reasons. */
   preview(accountId: string | null, request: SelectionRequest): SelectionPreview;
   /**
@@ -94,6 +100,8 @@ export interface AgentDirectoryOptions {
   readonly onQueueWait?: (waitedMs: number) => void;
   /** Full reload from the store this often; 0 turns it off. Default one minute. */
   readonly resyncIntervalMs?: number;
+  /** The optional semantic reranker (src/selection/semantic-rerank.ts); absent: off. */
+  readonly reranker?: SemanticReranker;
 }
 
 interface Entry {
@@ -284,6 +292,16 @@ export async function startAgentDirectory(options: AgentDirectoryOptions): Promi
     return scope;
   };
 
+  const toDirectorySelection = (scope: Scope, result: SelectionResult): DirectorySelection => {
+    const selected: DirectorySelected[] = [];
+    for (const s of result.selected) {
+      const key = scope.keys.get(s.agent.id);
+      const entry = key === undefined ? undefined : entries.get(key);
+      if (entry !== undefined) selected.push({ agent: entry.record, confidence: s.confidence });
+    }
+    return { selected, criteria: result.criteria };
+  };
+
   const visibleEntry = (accountId: string | null, id: string): Entry | undefined =>
     (accountId === null ? undefined : entries.get(keyOf(accountId, id))) ?? entries.get(keyOf(null, id));
 
@@ -307,14 +325,17 @@ export async function startAgentDirectory(options: AgentDirectoryOptions): Promi
 
     select(accountId, request) {
       const scope = scopeFor(accountId);
-      const result = selectAgents(scope.index, scope.stats, request);
-      const selected: DirectorySelected[] = [];
-      for (const s of result.selected) {
-        const key = scope.keys.get(s.agent.id);
-        const entry = key === undefined ? undefined : entries.get(key);
-        if (entry !== undefined) selected.push({ agent: entry.record, confidence: s.confidence });
+      return toDirectorySelection(scope, selectAgents(scope.index, scope.stats, request));
+    },
+
+    async selectForRequest(accountId, request) {
+      const scope = scopeFor(accountId);
+      if (options.reranker === undefined) return toDirectorySelection(scope, selectAgents(scope.index, scope.stats, request));
+      const outcome = await options.reranker.rerank(scope.index, scope.stats, request);
+      if (!outcome.reranked && outcome.reason !== 'nothing-to-rerank') {
+        options.logger.info({ reason: outcome.reason, ms: Math.round(outcome.ms) }, 'semantic reranker fell back to the static selection');
       }
-      return { selected, criteria: result.criteria };
+      return toDirectorySelection(scope, outcome.result);
     },
 
     preview(accountId, request) {

@@ -62,7 +62,7 @@ export interface HttpResult {
 }
 
 export interface OrchestrationDeps {
-  readonly directory: Pick<AgentDirectory, 'select' | 'stats' | 'visible'>;
+  readonly directory: Pick<AgentDirectory, 'select' | 'selectForRequest' | 'stats' | 'visible'>;
   readonly executions: Pick<ExecutionStore, 'insert' | 'get' | 'getById' | 'transition' | 'getByIdempotencyKey' | 'listByAccount'>;
   readonly idempotency: IdempotencyStore;
   readonly coordination: Pick<Coordination, 'subscribe' | 'broadcastAndAwait'>;
@@ -113,7 +113,7 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
   deps.concurrency.addStarter(executionStarter(deps));
 
   async function create(principal: KeyPrincipal, body: OrchestrateBody, idempotencyKey: string | null): Promise<HttpResult> {
-    const record = plan(deps, principal, body);
+    const record = await plan(deps, principal, body);
     const accountId = record.accountId;
     const limits = concurrencyLimitsFor(principal.account);
     // The place is taken before anything is recorded, atomically, so a refused request leaves
@@ -363,14 +363,14 @@ function suggestionFor(body: OrchestrateBody): string {
 }
 
 /** Selection, estimates and the record to store; throws the 4xx a client should see. */
-function plan(deps: OrchestrationDeps, principal: KeyPrincipal, body: OrchestrateBody): ExecutionRecord {
+async function plan(deps: OrchestrationDeps, principal: KeyPrincipal, body: OrchestrateBody): Promise<ExecutionRecord> {
   const accountId = principal.account.id;
   const mode = body.mode ?? 'PARALLEL';
   const aggregation = body.aggregationStrategy ?? 'merge';
   if (body.customAggregator !== undefined && deps.directory.visible(accountId, body.customAggregator) === undefined) {
     throw invalidRequest('customAggregator', `No agent '${body.customAggregator}' is registered for this account`);
   }
-  const selection = deps.directory.select(accountId, {
+  const selection = await deps.directory.selectForRequest(accountId, {
     query: body.query,
     ...(body.context === undefined ? {} : { context: body.context }),
     ...(body.selectionCriteria === undefined ? {} : { selectionCriteria: body.selectionCriteria }),

@@ -4,6 +4,8 @@
  * agents that come close. The agents' unit meaning vectors sit in one matrix (catalog.ts).
  */
 import type { CatalogIndex } from './catalog.js';
+import { MAX_QUERIES_PER_PASS } from './dot-kernel.js';
+import type { DotKernel } from './dot-kernel.js';
 import { TextVector } from './dense.js';
 import { CONTEXT_WEIGHT } from './query.js';
 import type { Language } from './text.js';
@@ -29,15 +31,44 @@ export function requestMeaning(index: CatalogIndex, text: string, language: Lang
 
 /** Cosine of a meaning vector with each agent's; 0 for agents outside `eligible`. */
 export function meaningSimilarities(index: CatalogIndex, query: Float32Array | undefined, eligible: readonly number[]): Float64Array {
+  return meaningSimilaritiesMany(index, [query], eligible)[0] as Float64Array;
+}
+
+/**
+ * meaningSimilarities for several readings of a request (the whole of it and its clauses) in one
+ * pass over the agents' matrix (dot-kernel.ts `dotsMany`); the values are the same.
+ */
+export function meaningSimilaritiesMany(
+  index: CatalogIndex,
+  queries: readonly (Float32Array | undefined)[],
+  eligible: readonly number[],
+): Float64Array[] {
   const n = index.agents.length;
+  const results = queries.map(() => new Float64Array(n));
   const kernel = index.meaning;
-  if (query === undefined || kernel === undefined) return new Float64Array(n);
-  const all = new Float64Array(n);
-  kernel.dots(query, all);
-  if (eligible.length === n) return all;
-  const out = new Float64Array(n);
-  for (const a of eligible) out[a] = all[a] as number;
-  return out;
+  if (kernel === undefined) return results;
+  forEachPass(kernel, queries, (q, dots) => {
+    const out = results[q] as Float64Array;
+    if (eligible.length === n) for (let a = 0; a < n; a += 1) out[a] = dots[a] as number;
+    else for (const a of eligible) out[a] = dots[a] as number;
+  });
+  return results;
+}
+
+/**
+ * Runs the kernel over the defined queries, at most MAX_QUERIES_PER_PASS per pass, and hands
+ * each query's dot products (by its position in `queries`) to `use` before the next pass.
+ */
+function forEachPass(kernel: DotKernel, queries: readonly (Float32Array | undefined)[], use: (q: number, dots: ArrayLike<number>) => void): void {
+  const defined: number[] = [];
+  queries.forEach((v, q) => {
+    if (v !== undefined) defined.push(q);
+  });
+  for (let from = 0; from < defined.length; from += MAX_QUERIES_PER_PASS) {
+    const batch = defined.slice(from, from + MAX_QUERIES_PER_PASS);
+    const dots = kernel.dotsMany(batch.map((q) => queries[q] as Float32Array));
+    batch.forEach((q, i) => use(q, dots[i] as ArrayLike<number>));
+  }
 }
 
 /**
@@ -103,23 +134,43 @@ export interface ExampleMatches {
  * own, not with their average, so one example phrased like the request is enough.
  */
 export function exampleSimilarities(index: CatalogIndex, query: Float32Array | undefined, eligible: readonly number[]): ExampleMatches {
+  return exampleSimilaritiesMany(index, [query], eligible)[0] as ExampleMatches;
+}
+
+/**
+ * exampleSimilarities for several readings of a request in one pass over the example matrix: at
+ * 1,000 agents with 5 examples each the matrix is 2.5 MB, more than stays in cache, so streaming
+ * it once per request instead of once per reading is most of the cost of examples.
+ */
+export function exampleSimilaritiesMany(
+  index: CatalogIndex,
+  queries: readonly (Float32Array | undefined)[],
+  eligible: readonly number[],
+): ExampleMatches[] {
   const n = index.agents.length;
-  const cosine = new Float64Array(n);
-  const row = new Int32Array(n).fill(-1);
-  const has = new Float64Array(n);
   const ex = index.examples;
-  if (ex === undefined || ex.vectors.rows === 0) return { cosine, row, has };
-  const all = new Float64Array(ex.vectors.rows);
-  if (query !== undefined) ex.vectors.dots(query, all);
-  for (const a of eligible) {
-    const from = ex.start[a] as number;
-    const to = ex.start[a + 1] as number;
-    if (to <= from) continue;
-    has[a] = 1;
-    let best = from;
-    for (let r = from + 1; r < to; r += 1) if ((all[r] as number) > (all[best] as number)) best = r;
-    cosine[a] = all[best] as number;
-    row[a] = best;
+  const results = queries.map(() => ({ cosine: new Float64Array(n), row: new Int32Array(n).fill(-1), has: new Float64Array(n) }));
+  if (ex === undefined || ex.vectors.rows === 0) return results;
+  const bestOf = (all: ArrayLike<number>, result: ExampleMatches): void => {
+    const { cosine, row, has } = result;
+    for (const a of eligible) {
+      const from = ex.start[a] as number;
+      const to = ex.start[a + 1] as number;
+      if (to <= from) continue;
+      has[a] = 1;
+      let best = from;
+      for (let r = from + 1; r < to; r += 1) if ((all[r] as number) > (all[best] as number)) best = r;
+      cosine[a] = all[best] as number;
+      row[a] = best;
+    }
+  };
+  // A reading without a meaning vector compares as 0 with every example (its first one is kept).
+  if (queries.includes(undefined)) {
+    const zeros = new Float64Array(ex.vectors.rows);
+    queries.forEach((v, q) => {
+      if (v === undefined) bestOf(zeros, results[q] as ExampleMatches);
+    });
   }
-  return { cosine, row, has };
+  forEachPass(ex.vectors, queries, (q, dots) => bestOf(dots, results[q] as ExampleMatches));
+  return results;
 }

@@ -16,7 +16,7 @@ import { analyzeQuery, splitClauses } from './query.js';
 import type { AnalyzedQuery, TermGroup } from './query.js';
 import { CALIBRATION, logitAt, logitFloor, sigmoid, signalContext } from './calibration.js';
 import type { Calibration, SignalContext } from './calibration.js';
-import { exampleSimilarities, meaningSimilarities, requestMeaning, standout } from './meaning.js';
+import { exampleSimilaritiesMany, meaningSimilaritiesMany, requestMeaning, standout } from './meaning.js';
 import type { ExampleMatches } from './meaning.js';
 import { agentRelevance, bestEvidence, computeEvidence, relevanceOf, reliabilityOf } from './score.js';
 import type { ScoringParams } from './score.js';
@@ -140,23 +140,29 @@ export function candidateSignals(
   const best = bestEvidence(ev, eligible);
   const text = new Float64Array(n);
   for (const a of ev.touched) if (status[a] === undefined) text[a] = agentRelevance(ev, a, best, params);
-  const wholeVector = requestMeaning(index, request.query, analyzed.language, request.context);
-  const meaning = meaningSimilarities(index, wholeVector, eligible);
-  const examples = exampleSimilarities(index, wholeVector, eligible);
+  const clauses = ev.clauseEvidence !== undefined && calibration.clauseWeight > 0 ? splitClauses(request.query).slice(0, MAX_CLAUSE_VIEWS) : [];
+  // Every reading's meaning vector first, so that the agents' and the examples' matrices are each
+  // streamed once per request, not once per reading (meaning.ts).
+  const vectors = [
+    requestMeaning(index, request.query, analyzed.language, request.context),
+    ...clauses.map((clause) => requestMeaning(index, clause, analyzed.language)),
+  ];
+  const meanings = meaningSimilaritiesMany(index, vectors, eligible);
+  const exampleMatches = exampleSimilaritiesMany(index, vectors, eligible);
+  const meaning = meanings[0] as Float64Array;
+  const examples = exampleMatches[0] as ExampleMatches;
   const views: SignalView[] = [
     { signals: signalContext(text, meaning, standout(index, meaning, eligible), eligible, examples), examples, clause: undefined },
   ];
-  const clauses = ev.clauseEvidence !== undefined && calibration.clauseWeight > 0 ? splitClauses(request.query) : [];
-  clauses.slice(0, MAX_CLAUSE_VIEWS).forEach((clause, c) => {
+  clauses.forEach((clause, c) => {
     const clauseText = new Float64Array(n);
     const ce = ev.clauseEvidence as Float64Array;
     for (const a of ev.touched) {
       const e = ce[c * n + a] ?? 0;
       if (e > 0 && status[a] === undefined) clauseText[a] = relevanceOf(e, best.clauses[c] ?? 0, params);
     }
-    const clauseVector = requestMeaning(index, clause, analyzed.language);
-    const clauseMeaning = meaningSimilarities(index, clauseVector, eligible);
-    const clauseExamples = exampleSimilarities(index, clauseVector, eligible);
+    const clauseMeaning = meanings[c + 1] as Float64Array;
+    const clauseExamples = exampleMatches[c + 1] as ExampleMatches;
     views.push({
       signals: signalContext(clauseText, clauseMeaning, standout(index, clauseMeaning, eligible), eligible, clauseExamples),
       examples: clauseExamples,

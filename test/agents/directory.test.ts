@@ -10,6 +10,7 @@ import { spawnAgentRegistry } from '../../actors/agent-registry-actor.js';
 import { startAgentDirectory, type AgentDirectory } from '../../src/agents/directory.js';
 import type { ExecuteOutcome, HealthOutcome } from '../../src/agents/protocol/index.js';
 import type { Coordination, DurableStores, NewAgent } from '../../src/stores/ports.js';
+import { createSemanticReranker, type SemanticReranker } from '../../src/selection/semantic-rerank.js';
 import { settle } from '../actors/fixtures/helpers.js';
 import { durableKinds, newAccount, openTestDurable, openTestWorkers } from '../helpers/stores.js';
 
@@ -45,6 +46,7 @@ async function directoryOn(
   stores: DurableStores,
   coordination: Coordination,
   client = failingClient().client,
+  reranker?: SemanticReranker,
 ): Promise<AgentDirectory> {
   const runtime = startActorSystem({ logger: silentLogger });
   const directory = await startAgentDirectory({
@@ -55,6 +57,7 @@ async function directoryOn(
     logger: silentLogger,
     resyncIntervalMs: 0,
     tuning: { healthIntervalMs: 60_000, healthJitterMs: 0, failureThreshold: 2 },
+    ...(reranker === undefined ? {} : { reranker }),
   });
   t.teardown(async () => {
     await directory.stop();
@@ -95,6 +98,27 @@ for (const kind of durableKinds()) {
       t.same(directory.select(b.id, request).selected.map((s) => s.agent.id), ['scope-global']);
       t.equal(directory.visible(b.id, 'scope-a'), undefined);
       t.equal(directory.visible(a.id, 'scope-a')?.ownerAccountId, a.id);
+    });
+
+    t.test('selection for a request goes through the semantic reranker when one is configured', async (t) => {
+      // An encoder that finds the request like the second parser only.
+      const reranker = createSemanticReranker({
+        budgetMs: 1000,
+        loadEncoder: () =>
+          Promise.resolve({
+            embed: (texts: string[]) => Promise.resolve(texts.map((x) => (x === invoiceQuery.query || x.startsWith('Invoice Parser Two') ? [1, 0] : [0, 1]))),
+          }),
+      });
+      const plain = await directoryOn(t, stores, w1);
+      const reranked = await directoryOn(t, stores, w1, failingClient().client, reranker);
+      await stores.agents.create(agent('rerank-one', null, { vertical: 'rerank' }));
+      await stores.agents.create(agent('rerank-two', null, { vertical: 'rerank', name: 'Invoice Parser Two' }));
+      await plain.changed(null, 'rerank-one');
+      await plain.changed(null, 'rerank-two');
+      const request = { ...invoiceQuery, selectionCriteria: { verticals: ['rerank'], minConfidence: 0 } };
+      t.same(new Set(plain.select(null, request).selected.map((s) => s.agent.id)), new Set(['rerank-one', 'rerank-two']));
+      t.same(new Set((await plain.selectForRequest(null, request)).selected.map((s) => s.agent.id)), new Set(['rerank-one', 'rerank-two']));
+      t.same((await reranked.selectForRequest(null, request)).selected.map((s) => s.agent.id), ['rerank-two']);
     });
 
     t.test('an agent whose circuit opened is not selected', async (t) => {

@@ -39,3 +39,20 @@ t.test('the committed dots.wasm is what dots.wat assembles to', async (t) => {
   const built = await assemble(readFileSync(WAT_FILE, 'utf8'));
   t.same(Buffer.from(built), readFileSync(asset('src', 'selection', 'wasm', 'dots.wasm')));
 });
+
+t.test('dotsMany gives each query exactly what dots gives it, in one pass', async (t) => {
+  const rows = 53;
+  const d = 128;
+  for (const simd of [true, false]) {
+    const kernel = createDotKernel(rows, d, { simd });
+    for (let i = 0; i < kernel.matrix.length; i += 1) kernel.matrix[i] = Math.sin(i * 0.37);
+    const queries = [0.11, 0.23, 0.31, 0.47].map((f) => Float32Array.from({ length: d }, (_, k) => Math.cos(k * f)));
+    const many = kernel.dotsMany(queries).map((out) => Array.from(out));
+    queries.forEach((q, v) => {
+      const one = new Float64Array(rows);
+      kernel.dots(q, one);
+      t.same(many[v], Array.from(one), `${simd ? 'SIMD' : 'JavaScript'} query ${v}`);
+    });
+    t.throws(() => kernel.dotsMany([...queries, queries[0] as Float32Array]), RangeError);
+  }
+});
