@@ -24,7 +24,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import postgres from 'postgres';
-import { packageRoot } from '../src/paths.js';
+import { packageRoot } from '../src/support/paths.js';
 import { fixedRateGenerator, pickLoadGenerator, type LoadGenerator, type LoadOptions, type LoadResult } from './load.js';
 import { Progress } from './progress.js';
 import { scenarios, type BenchMode, type HttpContext, type InProcessResult } from './scenarios.js';

@@ -10,12 +10,13 @@
  */
 import { deleteRedisPrefix } from './redis-prefix.js';
 import { randomBytes } from 'node:crypto';
-import { spawnRateLimitActor } from '../actors/rate-limit-actor.js';
-import { startActorSystem } from '../actors/root-supervisor.js';
-import { silentLogger } from '../actors/kit/logger.js';
-import { directRateLimiter, type RateLimiter } from '../src/limits/rate-limiter.js';
-import type { Coordination } from '../src/stores/ports.js';
-import { ioredisCoordination, memoryCoordination } from '../src/stores/redis/index.js';
+import { spawnRateLimitActor } from '../src/actors/rate-limit-actor.js';
+import { startActorSystem } from '../src/actors/root-supervisor.js';
+import { silentLogger } from '../src/actors/kit/logger.js';
+import { directRateLimiter } from '../src/services/limits/rate-limiter.js';
+import { type RateLimiter } from '../src/ports/limits.js';
+import type { Coordination } from '../src/ports/coordination.js';
+import { ioredisCoordination, memoryCoordination } from '../src/adapters/stores/redis/index.js';
 import type { HttpMethod } from './load.js';
 
 export type BenchMode = 'embedded' | 'real';

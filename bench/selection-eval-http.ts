@@ -9,11 +9,11 @@
  * Exits 1 below the targets, like the in-process evaluation.
  */
 import path from 'node:path';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/log.js';
-import type { LabeledQuery } from '../src/selection/index.js';
-import { MEMORY_DATA_DIR } from '../src/stores/sql/index.js';
-import { startWorker } from '../src/worker.js';
+import { loadConfig } from '../src/support/config.js';
+import { createLogger } from '../src/support/log.js';
+import type { LabeledQuery } from '../src/logic/selection/index.js';
+import { MEMORY_DATA_DIR } from '../src/adapters/stores/sql/index.js';
+import { startWorker } from '../src/main/worker.js';
 import { startMockAgentFleet } from './mock-agent-fleet.js';
 import { DEFAULT_DATA_DIR, formatReport, loadDataset, reportMissesAndTargets, runEvaluation, type SelectFn } from './selection-eval.js';
 

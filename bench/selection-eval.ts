@@ -10,15 +10,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageRoot } from '../src/paths.js';
+import { packageRoot } from '../src/support/paths.js';
 import { Progress } from './progress.js';
 import {
   buildCatalogIndex,
   evaluateSelections,
   missedTargets,
   selectAgents,
-} from '../src/selection/index.js';
-import type { AgentRuntimeStats, CatalogAgent, EvaluationReport, LabeledQuery, Metrics, SelectionRequest } from '../src/selection/index.js';
+} from '../src/logic/selection/index.js';
+import type { AgentRuntimeStats, CatalogAgent, EvaluationReport, LabeledQuery, Metrics, SelectionRequest } from '../src/logic/selection/index.js';
 
 export type SelectFn = (query: LabeledQuery) => Promise<readonly string[]>;
 

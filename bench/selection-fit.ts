@@ -1,6 +1,6 @@
 /**
- * Fits selection's calibration (src/selection/calibration.ts) on labeled query sets and writes
- * src/selection/calibration-fit.ts.
+ * Fits selection's calibration (src/logic/selection/calibration.ts) on labeled query sets and writes
+ * src/logic/selection/calibration-fit.ts.
  *   npm run fit:selection -- [--train FILE]... [--check FILE]... [--dry-run] [--curve]
  * --train defaults to bench/data/selection-holdout.json; --check defaults to the shared set
  * (../shared/data/selection/queries.json), which is then never used for fitting, so its report
@@ -20,14 +20,14 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageRoot } from '../src/paths.js';
-import { SIGNALS, signalsAt } from '../src/selection/calibration.js';
-import type { Calibration, Signal } from '../src/selection/calibration.js';
-import { TARGETS, buildCatalogIndex, evaluateSelections, selectAgents } from '../src/selection/index.js';
-import type { CatalogIndex, LabeledQuery, Metrics } from '../src/selection/index.js';
-import { candidateSignals } from '../src/selection/select.js';
+import { packageRoot } from '../src/support/paths.js';
+import { SIGNALS, signalsAt } from '../src/logic/selection/calibration.js';
+import type { Calibration, Signal } from '../src/logic/selection/calibration.js';
+import { TARGETS, buildCatalogIndex, evaluateSelections, selectAgents } from '../src/logic/selection/index.js';
+import type { CatalogIndex, LabeledQuery, Metrics } from '../src/logic/selection/index.js';
+import { candidateSignals } from '../src/logic/selection/select.js';
 import { DEFAULT_DATA_DIR, UNIFORM_STATS, formatReport, loadDataset, loadExamples, requestOf, withExamples } from './selection-eval.js';
-import type { CatalogAgent } from '../src/selection/index.js';
+import type { CatalogAgent } from '../src/logic/selection/index.js';
 
 const L2 = 1;
 const DEFAULT_CUT = 0.7;

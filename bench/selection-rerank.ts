@@ -1,5 +1,5 @@
 /**
- * What the optional semantic reranker (src/selection/semantic-rerank.ts) adds and costs: every
+ * What the optional semantic reranker (src/logic/selection/semantic-rerank.ts) adds and costs: every
  * metric of the static engine and of the reranked one, without and with examples, on one query
  * file, and the milliseconds a rerank takes (the agents' vectors cached after first use, as in a
  * running service). With --grid it scores a few parameter settings (choose them on a set you do
@@ -8,10 +8,10 @@
  */
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { buildCatalogIndex, evaluateSelections, selectAgents } from '../src/selection/index.js';
-import type { EvaluationReport, LabeledQuery } from '../src/selection/index.js';
-import { RERANK, createSemanticReranker, loadMiniLm } from '../src/selection/semantic-rerank.js';
-import type { RerankParams, SentenceEncoder } from '../src/selection/semantic-rerank.js';
+import { buildCatalogIndex, evaluateSelections, selectAgents } from '../src/logic/selection/index.js';
+import type { EvaluationReport, LabeledQuery } from '../src/logic/selection/index.js';
+import { RERANK, createSemanticReranker, loadMiniLm } from '../src/logic/selection/semantic-rerank.js';
+import type { RerankParams, SentenceEncoder } from '../src/logic/selection/semantic-rerank.js';
 import { DEFAULT_DATA_DIR, UNIFORM_STATS, loadDataset, loadExamples, requestOf, withExamples } from './selection-eval.js';
 
 const args = process.argv.slice(2);

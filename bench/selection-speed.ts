@@ -8,8 +8,8 @@
  *   tsx bench/selection-speed.ts [--agents 1000] [--rounds 20]
  */
 import { performance } from 'node:perf_hooks';
-import { buildCatalogIndex, selectAgents } from '../src/selection/index.js';
-import type { AgentRuntimeStats, CatalogAgent } from '../src/selection/index.js';
+import { buildCatalogIndex, selectAgents } from '../src/logic/selection/index.js';
+import type { AgentRuntimeStats, CatalogAgent } from '../src/logic/selection/index.js';
 import { loadDataset, loadExamples } from './selection-eval.js';
 
 const args = process.argv.slice(2);

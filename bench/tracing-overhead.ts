@@ -17,7 +17,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import { packageRoot } from '../src/paths.js';
+import { packageRoot } from '../src/support/paths.js';
 import { pickLoadGenerator, type LoadResult } from './load.js';
 import { startMockAgentFleet } from './mock-agent-fleet.js';
 import { deleteRedisPrefix } from './redis-prefix.js';

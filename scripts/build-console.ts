@@ -6,7 +6,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { asset } from '../src/paths.js';
+import { asset } from '../src/support/paths.js';
 
 const outdir = asset('dist/console');
 

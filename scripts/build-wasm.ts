@@ -1,5 +1,5 @@
 /**
- * Assembles src/selection/wasm/dots.wat into dots.wasm (the selection dot-product kernel).
+ * Assembles src/logic/selection/wasm/dots.wat into dots.wasm (the selection dot-product kernel).
  *   npm run build:wasm
  * The .wasm is committed, so neither the service nor its tests need wabt at run time;
  * test/selection/dot-kernel.test.ts fails when the two files disagree.
@@ -7,9 +7,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import wabtInit from 'wabt';
-import { packageRoot } from '../src/paths.js';
+import { packageRoot } from '../src/support/paths.js';
 
-export const WAT_FILE = path.join(packageRoot, 'src', 'selection', 'wasm', 'dots.wat');
+export const WAT_FILE = path.join(packageRoot, 'src', 'logic', 'selection', 'wasm', 'dots.wat');
 
 /** The binary module assembled from `source` (WebAssembly text with SIMD). */
 export async function assemble(source: string): Promise<Uint8Array> {

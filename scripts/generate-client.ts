@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { asset } from '../src/paths.js';
+import { asset } from '../src/support/paths.js';
 import { declaredDocument } from './openapi-document.js';
 
 export const SCHEMA_FILE = asset('src/client/schema.ts');

@@ -8,9 +8,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { allRoutes } from '../src/routes/index.js';
-import type { Services } from '../src/services.js';
-import { VERSION } from '../src/version.js';
+import { allRoutes } from '../src/http/routes/index.js';
+import type { Services } from '../src/services/index.js';
+import { VERSION } from '../src/support/version.js';
 
 const inert: unknown = new Proxy(() => undefined, {
   get: (_target, property) => (property === 'version' ? VERSION : inert),

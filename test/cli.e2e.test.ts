@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { packageRoot } from '../src/paths.js';
+import { packageRoot } from '../src/support/paths.js';
 import { uninstrumentedEnv } from './helpers/child-env.js';
 import { api, startServer } from './helpers/server.js';
 

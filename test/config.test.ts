@@ -1,5 +1,5 @@
 import t from 'tap';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/support/config.js';
 
 t.test('embedded defaults need no environment', async (t) => {
   const config = loadConfig({});

@@ -8,8 +8,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writ
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { localOperatorToken, TOKEN_FILE_NAME } from '../src/local-operator-token.js';
-import { packageRoot } from '../src/paths.js';
+import { localOperatorToken, TOKEN_FILE_NAME } from '../src/main/local-operator-token.js';
+import { packageRoot } from '../src/support/paths.js';
 import { uninstrumentedEnv } from './helpers/child-env.js';
 import { api, freePort } from './helpers/server.js';
 

@@ -1,6 +1,6 @@
 /**
  * The part of the WebAssembly JavaScript API that Node provides and selection's dot-product
- * kernel uses (src/selection/dot-kernel.ts). TypeScript ships these declarations only with the
+ * kernel uses (src/logic/selection/dot-kernel.ts). TypeScript ships these declarations only with the
  * DOM library, which a Node service should not pull in.
  */
 declare namespace WebAssembly {

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { packageRoot } from '../../src/paths.js';
+import { packageRoot } from '../../src/support/paths.js';
 import { peersDir } from './peers.js';
 
 const source = process.env.BENCH_PEERS_SRC ?? path.join(packageRoot, '..', 'shared', 'peers');

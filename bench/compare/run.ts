@@ -21,7 +21,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { packageRoot } from '../../src/paths.js';
+import { packageRoot } from '../../src/support/paths.js';
 import { startBatonSystem } from './baton.js';
 import { runClosedLoop, type FlowResult } from './closed-loop.js';
 import { langGraphInstalled, mastraInstalled, startLangGraph, startMastra } from './peers.js';

@@ -1,14 +1,14 @@
 /** The operator's CLI commands that act on the database directly. */
-import { accountView, createAccount } from '../domain/accounts.js';
-import { issuedKeyView, issueKey } from '../domain/api-keys.js';
-import { createKeyHasher } from '../auth/key-material.js';
-import type { Config } from '../config.js';
-import { ApiError, accountNotFound } from '../errors.js';
+import { accountView, createAccount } from '../services/accounts.js';
+import { issuedKeyView, issueKey } from '../services/api-keys.js';
+import { createKeyHasher } from '../services/auth/key-material.js';
+import type { Config } from '../support/config.js';
+import { ApiError, accountNotFound } from '../domain/errors.js';
 import { CreateAccountBody } from '../schemas/accounts.js';
 import { CreateApiKeyBody } from '../schemas/api-keys.js';
-import { openDurableStores } from '../stores/sql/index.js';
-import type { DurableStores } from '../stores/ports.js';
-import { compile } from '../validation.js';
+import { openDurableStores } from '../adapters/stores/sql/index.js';
+import type { DurableStores } from '../ports/durable.js';
+import { compile } from '../schemas/validation.js';
 
 const accountBody = compile(CreateAccountBody);
 const keyBody = compile(CreateApiKeyBody);

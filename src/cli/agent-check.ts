@@ -1,8 +1,8 @@
 /**
- * `baton agent check URL`: runs the conformance checks (src/agents/conformance.ts) and prints
+ * `baton agent check URL`: runs the conformance checks (src/cli/conformance.ts) and prints
  * each finding with how to fix it, or the report as JSON. Exit code 1 when any check failed.
  */
-import { checkAgent, type CheckFinding, type CheckReport } from '../agents/conformance.js';
+import { checkAgent, type CheckFinding, type CheckReport } from './conformance.js';
 
 export interface AgentCheckCommandOptions {
   readonly allowPrivate?: boolean;

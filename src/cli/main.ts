@@ -4,12 +4,12 @@
  */
 import cluster from 'node:cluster';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { loadConfig, type ConfigOverrides } from '../config.js';
-import { firstRunNotice, localOperatorToken } from '../local-operator-token.js';
-import { createLogger } from '../log.js';
-import { runPrimary } from '../primary.js';
-import { VERSION } from '../version.js';
-import { runWorker } from '../worker.js';
+import { loadConfig, type ConfigOverrides } from '../support/config.js';
+import { firstRunNotice, localOperatorToken } from '../main/local-operator-token.js';
+import { createLogger } from '../support/log.js';
+import { runPrimary } from '../main/primary.js';
+import { VERSION } from '../support/version.js';
+import { runWorker } from '../main/worker.js';
 import { createAccountCommand, createKeyCommand, migrateCommand } from './admin-commands.js';
 import { agentCheckCommand } from './agent-check.js';
 

@@ -1,7 +1,7 @@
 /** A non-2xx answer from Baton: the status, the error code and the whole error body. */
 export class BatonApiError extends Error {
   readonly status: number;
-  /** The `error` code of src/errors.ts, e.g. EXECUTION_NOT_FOUND; `HTTP_<status>` without a JSON body. */
+  /** The `error` code of src/domain/errors.ts, e.g. EXECUTION_NOT_FOUND; `HTTP_<status>` without a JSON body. */
   readonly code: string;
   readonly body: Readonly<Record<string, unknown>>;
 

@@ -13,7 +13,7 @@ import { workflowEvents, type StreamOptions, type WorkflowEvent } from './stream
 import { waitForExecution, type Execution, type WaitOptions } from './wait.js';
 
 export { BatonApiError } from './errors.js';
-export { verifyWebhook, verifySignature, type VerifyResult, type VerifiedWebhook } from '../webhooks/verify.js';
+export { verifyWebhook, verifySignature, type VerifyResult, type VerifiedWebhook } from '../logic/webhooks/verify.js';
 export type { components, paths } from './schema.js';
 export type { Execution, StreamOptions, WaitOptions, WorkflowEvent };
 

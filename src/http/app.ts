@@ -5,12 +5,12 @@
  */
 import FindMyWay from 'find-my-way';
 import uWS from 'uWebSockets.js';
-import { methodNotAllowed, routeNotFound, type ApiError } from '../errors.js';
+import { methodNotAllowed, routeNotFound, type ApiError } from '../domain/errors.js';
 import { nextRequestId } from './request-id.js';
 import { writeResponse } from './respond.js';
 import { routeHandler, type PipelineDeps } from './pipeline.js';
 import type { HttpMethod, Route } from './route.js';
-import type { SseSink } from './sse-sink.js';
+import type { SseSink } from '../ports/event-sink.js';
 
 const WIRE_METHOD: Record<HttpMethod, string> = { get: 'GET', post: 'POST', put: 'PUT', patch: 'PATCH', del: 'DELETE' };
 

@@ -4,7 +4,7 @@
  * slowly is cut off (408). JSON is decoded as strict UTF-8.
  */
 import type { HttpResponse } from 'uWebSockets.js';
-import { ApiError, invalidRequest, payloadTooLarge, requestTimeout } from '../errors.js';
+import { ApiError, invalidRequest, payloadTooLarge, requestTimeout } from '../domain/errors.js';
 
 export interface BodyLimits {
   readonly maxBytes: number;

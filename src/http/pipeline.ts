@@ -4,27 +4,28 @@
  * reply (corked), then record usage off the request path. Nothing thrown here reaches uWS.
  */
 import type { HttpRequest, HttpResponse } from 'uWebSockets.js';
-import { resolveClientAddress, type IpAllowlist } from '../auth/ip-allowlist.js';
-import type { Authenticator } from '../auth/authenticator.js';
-import type { Principal } from '../auth/principal.js';
+import { resolveClientAddress, type IpAllowlist } from '../domain/ip-allowlist.js';
+import type { Authenticator } from '../services/auth/authenticator.js';
+import type { Principal } from '../services/auth/principal.js';
 import {
   ApiError,
   internalError,
   invalidRequest,
   serviceUnavailable,
   unsupportedMediaType,
-} from '../errors.js';
-import type { Logger } from '../log.js';
-import type { UsageEntry } from '../stores/ports.js';
+} from '../domain/errors.js';
+import type { Logger } from '../support/log.js';
+import type { UsageEntry } from '../domain/usage.js';
 import { nextRequestId } from './request-id.js';
 import { contentLengthConflict } from './framing.js';
 import { isJsonContentType, leavesConnectionReusable, parseJsonBody, readBody, type BodyLimits } from './body.js';
 import { writeResponse, type ResponseState } from './respond.js';
 import type { Reply, RequestContext, Route } from './route.js';
-import { UwsSseSink, type SseSink } from './sse-sink.js';
+import { UwsSseSink } from './sse-sink.js';
+import { type SseSink } from '../ports/event-sink.js';
 import { assertStorableBody, assertStorableParam, assertStorableQuery } from './storable-text.js';
 import { isStoreUnavailable } from './unavailable.js';
-import { endRequestSpan, inSpan, startRequestSpan, type Span } from '../telemetry/index.js';
+import { endRequestSpan, inSpan, startRequestSpan, type Span } from '../support/telemetry/index.js';
 
 export interface UsageSink {
   record(entry: UsageEntry): void;

@@ -3,24 +3,16 @@
  * (one declaration: public, any key, a permission, or the operator token), an optional body
  * validator, and a handler that returns a reply. The pipeline does everything else.
  */
+import type { Access } from '../services/auth/access.js';
 import type { TSchema } from '@sinclair/typebox';
-import type { Permission } from '../auth/permissions.js';
-import type { Principal } from '../auth/principal.js';
-import type { ErrorCode } from '../errors.js';
-import type { Validator } from '../validation.js';
-import type { SseSink } from './sse-sink.js';
+import type { Permission } from '../services/auth/permissions.js';
+import type { Principal } from '../services/auth/principal.js';
+import type { ErrorCode } from '../domain/errors.js';
+import type { Validator } from '../schemas/validation.js';
+import type { SseSink } from '../ports/event-sink.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'del';
 
-export type Access =
-  | { readonly kind: 'public' }
-  /** A key when one is sent (checked as on any route), anonymous otherwise, e.g. the A2A agent card. */
-  | { readonly kind: 'optional-key' }
-  /** Any valid key (no particular permission), e.g. GET /v1/auth/test. */
-  | { readonly kind: 'key' }
-  /** A key holding `permission`; with `operator`, the operator token is accepted too. */
-  | { readonly kind: 'permission'; readonly permission: Permission; readonly operator?: boolean }
-  | { readonly kind: 'operator' };
 
 export interface RequestContext<Body = unknown> {
   readonly requestId: string;
@@ -93,7 +85,7 @@ export interface RouteDoc {
   readonly responses: Readonly<Record<number, TSchema | null>>;
   /** `text/event-stream` responses: each event name with the schema of its `data`. */
   readonly events?: Readonly<Record<string, TSchema>>;
-  /** Codes from src/errors.ts the handler itself can answer with. */
+  /** Codes from src/domain/errors.ts the handler itself can answer with. */
   readonly errors?: readonly ErrorCode[];
   /** Set on routes outside the JSON API (e.g. the API reference page): left out of the document. */
   readonly hidden?: boolean;

@@ -4,7 +4,7 @@
  * column would silently get U+FFFD). Found at the HTTP edge so a client gets 400 naming the field
  * instead of a 500 from the store, and so every store (PGlite, Postgres, Redis) sees the same input.
  */
-import { invalidRequest, type ApiError } from '../errors.js';
+import { invalidRequest, type ApiError } from '../domain/errors.js';
 
 /** NUL, or a surrogate that is not half of a pair (the `u` flag reads a pair as one code point). */
 const UNSTORABLE = /[\u0000\p{Cs}]/u;

@@ -2,10 +2,10 @@
  * Recognises errors that mean a backing store (Postgres, Redis) is unreachable or restarting,
  * which clients should see as 503 SERVICE_UNAVAILABLE with Retry-After rather than a 500.
  */
-import { STORE_DEADLINE_CODE } from '../stores/deadline.js';
+import { STORE_DEADLINE_CODE } from '../ports/deadline.js';
 
 const NETWORK_CODES = new Set([
-  // A request-path store call past BATON_STORE_DEADLINE_MS (src/stores/deadline.ts).
+  // A request-path store call past BATON_STORE_DEADLINE_MS (src/ports/deadline.ts).
   STORE_DEADLINE_CODE,
   'ECONNREFUSED',
   'ECONNRESET',

@@ -1,7 +1,7 @@
 /** Request bodies of the agent endpoints (spec §2.2, §4.5, DESIGN §7). */
 import { Type, type Static } from '@sinclair/typebox';
 import { Name } from './common.js';
-import { MAX_EXAMPLE_LENGTH, MAX_EXAMPLES } from '../agents/examples.js';
+import { MAX_EXAMPLE_LENGTH, MAX_EXAMPLES } from '../domain/agent-examples.js';
 
 const AgentExamples = Type.Array(Type.String({ minLength: 1, maxLength: MAX_EXAMPLE_LENGTH, pattern: '\\S' }), { maxItems: MAX_EXAMPLES });
 
@@ -28,7 +28,7 @@ const AgentFields = {
   ),
   /** Budget per call sent as metadata.timeout; default 30000. */
   timeoutMs: Type.Integer({ minimum: 1000, maximum: 300_000 }),
-  /** Example requests for selection (docs/selection.md); limits in src/agents/examples.ts. */
+  /** Example requests for selection (docs/selection.md); limits in src/domain/agent-examples.ts. */
   examples: AgentExamples,
   /** Calls one worker sends the agent at once; more wait their turn. Default 16. */
   maxConcurrency: Type.Integer({ minimum: 1, maximum: 1000 }),

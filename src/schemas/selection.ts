@@ -5,8 +5,8 @@
  * it with `exceedsDepth` after the schema (see `parseSelectionRequest`).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { invalidRequest } from '../errors.js';
-import { exceedsDepth } from '../validation.js';
+import { invalidRequest } from '../domain/errors.js';
+import { exceedsDepth } from './validation.js';
 
 export const MAX_CONTEXT_DEPTH = 10;
 

@@ -1,6 +1,6 @@
 /** Request bodies of the workflow endpoints (spec §4.9–4.12, DESIGN §8). */
 import { Type, type Static } from '@sinclair/typebox';
-import type { WorkflowDefinition } from '../stores/ports.js';
+import type { WorkflowDefinition } from '../domain/workflows.js';
 import { AgentId } from './agents.js';
 import { Name } from './common.js';
 

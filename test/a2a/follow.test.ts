@@ -3,9 +3,9 @@
  * and a consumer that leaves (abort, or stopping early) stops the feed.
  */
 import t from 'tap';
-import { followRun } from '../../src/a2a/follow.js';
-import type { SseSink } from '../../src/http/sse-sink.js';
-import type { WorkflowsService } from '../../src/workflows/service.js';
+import { followRun } from '../../src/http/a2a/follow.js';
+import type { SseSink } from '../../src/ports/event-sink.js';
+import type { WorkflowsService } from '../../src/services/workflows/service.js';
 
 /** A service whose openStream hands the sink to the test, which plays the feed. */
 function feedBy(play: (sink: SseSink) => void, seen: { after?: string } = {}): WorkflowsService {

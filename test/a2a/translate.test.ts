@@ -1,7 +1,7 @@
 /** Workflow run states and log events as A2A task states and updates. */
 import { TaskState } from '@a2a-js/sdk';
 import t from 'tap';
-import { EventTranslator, stateOf, stateOfUpdate, taskOf, type RunView } from '../../src/a2a/translate.js';
+import { EventTranslator, stateOf, stateOfUpdate, taskOf, type RunView } from '../../src/http/a2a/translate.js';
 
 const base: RunView = {
   execution_id: 'exec_1',

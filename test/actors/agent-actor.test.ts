@@ -4,13 +4,16 @@
  * timeout it sends (counted from when a call is sent, not when it was queued).
  */
 import t from 'tap';
-import { ask, createManualClock, dispatch, silentLogger, stop, type ManualClock, type Ref, type ReplyRef } from '../../actors/kit/index.js';
-import { startActorSystem } from '../../actors/root-supervisor.js';
-import { spawnAgentRegistry } from '../../actors/agent-registry-actor.js';
-import type { AgentTuning } from '../../actors/agent-actor.js';
-import type { AgentCall, AgentCallOutcome, AgentExecuted, AgentMessage, AgentStatsSnapshot } from '../../actors/agent-protocol.js';
-import type { ExecuteOptions, ExecuteOutcome, ExecuteRequest, HealthOutcome } from '../../src/agents/protocol/index.js';
-import type { AgentRecord } from '../../src/stores/ports.js';
+import { ask, createManualClock, dispatch, silentLogger, stop, type ManualClock, type Ref, type ReplyRef } from '../../src/actors/kit/index.js';
+import { startActorSystem } from '../../src/actors/root-supervisor.js';
+import { spawnAgentRegistry } from '../../src/actors/agent-registry-actor.js';
+import type { AgentTuning } from '../../src/actors/agent-actor.js';
+import type { AgentCall, AgentCallOutcome, AgentExecuted, AgentMessage } from '../../src/actors/agent-protocol.js';
+import type { AgentStatsSnapshot } from '../../src/domain/agents.js';
+import type { ExecuteOptions } from '../../src/ports/agent-client.js';
+import type { ExecuteOutcome, HealthOutcome } from '../../src/ports/agent-outcomes.js';
+import type { ExecuteRequest } from '../../src/schemas/agent-protocol.js';
+import type { AgentRecord } from '../../src/domain/agents.js';
 import { settle } from './fixtures/helpers.js';
 
 interface PendingCall {

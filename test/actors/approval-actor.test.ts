@@ -1,9 +1,9 @@
 /** ApprovalActor with a manual clock: expiry, a decision winning the race, and stop. */
 import t from 'tap';
-import { approvalActor } from '../../actors/approval-actor.js';
-import { createManualClock, silentLogger, spawnActor, spawnStateless, start, stop } from '../../actors/kit/index.js';
-import type { WorkflowRunMessage } from '../../actors/workflow-run-protocol.js';
-import type { ApprovalRecord, ApprovalStatus } from '../../src/stores/ports.js';
+import { approvalActor } from '../../src/actors/approval-actor.js';
+import { createManualClock, silentLogger, spawnActor, spawnStateless, start, stop } from '../../src/actors/kit/index.js';
+import type { WorkflowRunMessage } from '../../src/actors/workflow-run-protocol.js';
+import type { ApprovalRecord, ApprovalStatus } from '../../src/domain/workflows.js';
 
 function fakeApprovals(status: ApprovalStatus = 'pending', reason: string | null = null) {
   const record = {

@@ -1,9 +1,9 @@
 import t from 'tap';
-import { ask, reply } from '../../actors/kit/ask.js';
-import { defineActor, spawnActor } from '../../actors/kit/define.js';
-import { AskTargetStopped, AskTimeout } from '../../actors/kit/errors.js';
-import { start, stop } from '../../actors/kit/nact.js';
-import type { ReplyRef } from '../../actors/kit/protocol.js';
+import { ask, reply } from '../../src/actors/kit/ask.js';
+import { defineActor, spawnActor } from '../../src/actors/kit/define.js';
+import { AskTargetStopped, AskTimeout } from '../../src/actors/kit/errors.js';
+import { start, stop } from '../../src/actors/kit/nact.js';
+import type { ReplyRef } from '../../src/actors/kit/protocol.js';
 import { settle } from './fixtures/helpers.js';
 
 interface Sum {

@@ -1,9 +1,9 @@
 import t from 'tap';
-import { spawnConcurrencyQueue } from '../../actors/concurrency-queue-actor.js';
-import type { PromotionOutcome } from '../../actors/concurrency-queue-protocol.js';
-import { startActorSystem } from '../../actors/root-supervisor.js';
-import { concurrencyLimiter } from '../../src/limits/concurrency.js';
-import { memoryCoordination } from '../../src/stores/redis/index.js';
+import { spawnConcurrencyQueue } from '../../src/actors/concurrency-queue-actor.js';
+import type { PromotionOutcome } from '../../src/actors/concurrency-queue-protocol.js';
+import { startActorSystem } from '../../src/actors/root-supervisor.js';
+import { concurrencyLimiter } from '../../src/services/limits/concurrency.js';
+import { memoryCoordination } from '../../src/adapters/stores/redis/index.js';
 import { recordingLogger } from './fixtures/helpers.js';
 
 const LIMITS = { concurrent: 1, queueSize: 5 };

@@ -1,8 +1,8 @@
 import t from 'tap';
-import { defineActor, spawnActor } from '../../actors/kit/define.js';
-import { createManualClock } from '../../actors/kit/manual-clock.js';
-import { Directive, dispatch, start, stop } from '../../actors/kit/nact.js';
-import type { TimerTick } from '../../actors/kit/timers.js';
+import { defineActor, spawnActor } from '../../src/actors/kit/define.js';
+import { createManualClock } from '../../src/actors/kit/manual-clock.js';
+import { Directive, dispatch, start, stop } from '../../src/actors/kit/nact.js';
+import type { TimerTick } from '../../src/actors/kit/timers.js';
 import { gate, settle } from './fixtures/helpers.js';
 
 type TickerMessage =

@@ -4,10 +4,10 @@
  * with INTERNAL_ERROR; the agents are called once.
  */
 import t, { type Test } from 'tap';
-import { executionsSupervisor } from '../../actors/executions-supervisor.js';
-import { startActorSystem } from '../../actors/root-supervisor.js';
-import { dispatch } from '../../actors/kit/index.js';
-import type { ExecutionPatch, ExecutionRecord, ExecutionStatusName } from '../../src/stores/ports.js';
+import { executionsSupervisor } from '../../src/actors/executions-supervisor.js';
+import { startActorSystem } from '../../src/actors/root-supervisor.js';
+import { dispatch } from '../../src/actors/kit/index.js';
+import type { ExecutionPatch, ExecutionRecord, ExecutionStatusName } from '../../src/domain/executions.js';
 import { eventually, recordingLogger } from './fixtures/helpers.js';
 
 /** In-memory execution store whose transitions fail `failuresPerTransition` times each first. */

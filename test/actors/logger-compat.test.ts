@@ -1,6 +1,6 @@
 import t from 'tap';
 import { pino } from 'pino';
-import type { KitLogger } from '../../actors/kit/index.js';
+import type { KitLogger } from '../../src/actors/kit/index.js';
 
 t.test('a pino logger can be passed wherever the kit wants a logger', async (t) => {
   const lines: string[] = [];

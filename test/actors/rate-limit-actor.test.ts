@@ -1,9 +1,9 @@
 import t from 'tap';
-import { spawnRateLimitActor } from '../../actors/rate-limit-actor.js';
-import { startActorSystem } from '../../actors/root-supervisor.js';
+import { spawnRateLimitActor } from '../../src/actors/rate-limit-actor.js';
+import { startActorSystem } from '../../src/actors/root-supervisor.js';
 import { isStoreUnavailable } from '../../src/http/unavailable.js';
-import { directRateLimiter } from '../../src/limits/rate-limiter.js';
-import { memoryCoordination } from '../../src/stores/redis/index.js';
+import { directRateLimiter } from '../../src/services/limits/rate-limiter.js';
+import { memoryCoordination } from '../../src/adapters/stores/redis/index.js';
 import { recordingLogger } from './fixtures/helpers.js';
 
 t.test('checks through the RateLimitActor admit exactly the limit, even when sent together', async (t) => {

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { createManualClock } from '../../actors/kit/manual-clock.js';
-import { retryWithin, withRetries } from '../../actors/kit/retry.js';
+import { createManualClock } from '../../src/actors/kit/manual-clock.js';
+import { retryWithin, withRetries } from '../../src/actors/kit/retry.js';
 
 /** Lets the retry loop reach its next await (a settled promise, then the timer). */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -1,11 +1,11 @@
 import t from 'tap';
-import { ask } from '../../actors/kit/ask.js';
-import { defineActor } from '../../actors/kit/define.js';
-import { AskTargetStopped } from '../../actors/kit/errors.js';
-import { createManualClock } from '../../actors/kit/manual-clock.js';
-import { dispatch, type Crash } from '../../actors/kit/nact.js';
-import type { ReplyRef } from '../../actors/kit/protocol.js';
-import { startActorSystem } from '../../actors/root-supervisor.js';
+import { ask } from '../../src/actors/kit/ask.js';
+import { defineActor } from '../../src/actors/kit/define.js';
+import { AskTargetStopped } from '../../src/actors/kit/errors.js';
+import { createManualClock } from '../../src/actors/kit/manual-clock.js';
+import { dispatch, type Crash } from '../../src/actors/kit/nact.js';
+import type { ReplyRef } from '../../src/actors/kit/protocol.js';
+import { startActorSystem } from '../../src/actors/root-supervisor.js';
 import { recordingLogger, settle } from './fixtures/helpers.js';
 
 type EchoMessage =

@@ -1,11 +1,11 @@
 import t from 'tap';
-import { ask, reply } from '../../actors/kit/ask.js';
-import { defineActor, spawnActor } from '../../actors/kit/define.js';
-import { AskTargetStopped } from '../../actors/kit/errors.js';
-import { createManualClock } from '../../actors/kit/manual-clock.js';
-import { Directive, dispatch, start, stop, type Crash } from '../../actors/kit/nact.js';
-import type { ReplyRef } from '../../actors/kit/protocol.js';
-import { failFast, restartBudget, type ActorFailure } from '../../actors/kit/supervision.js';
+import { ask, reply } from '../../src/actors/kit/ask.js';
+import { defineActor, spawnActor } from '../../src/actors/kit/define.js';
+import { AskTargetStopped } from '../../src/actors/kit/errors.js';
+import { createManualClock } from '../../src/actors/kit/manual-clock.js';
+import { Directive, dispatch, start, stop, type Crash } from '../../src/actors/kit/nact.js';
+import type { ReplyRef } from '../../src/actors/kit/protocol.js';
+import { failFast, restartBudget, type ActorFailure } from '../../src/actors/kit/supervision.js';
 import { recordingLogger, settle } from './fixtures/helpers.js';
 
 interface Count {

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { createManualClock } from '../../actors/kit/manual-clock.js';
-import { createKeyedTimers, type TimerTick } from '../../actors/kit/timers.js';
+import { createManualClock } from '../../src/actors/kit/manual-clock.js';
+import { createKeyedTimers, type TimerTick } from '../../src/actors/kit/timers.js';
 
 interface Fired {
   readonly label: string;

@@ -1,11 +1,11 @@
 import t from 'tap';
-import { AskTimeout } from '../../actors/kit/errors.js';
-import { createManualClock, type ManualClock } from '../../actors/kit/manual-clock.js';
-import { ask } from '../../actors/kit/ask.js';
-import { startActorSystem, type ActorRuntime } from '../../actors/root-supervisor.js';
-import { spawnUsageActor, type UsageActorOptions } from '../../actors/usage-actor.js';
-import { UsageFlushFailed, type UsageRecorder } from '../../actors/usage-protocol.js';
-import type { UsageEntry } from '../../src/stores/ports.js';
+import { AskTimeout } from '../../src/actors/kit/errors.js';
+import { createManualClock, type ManualClock } from '../../src/actors/kit/manual-clock.js';
+import { ask } from '../../src/actors/kit/ask.js';
+import { startActorSystem, type ActorRuntime } from '../../src/actors/root-supervisor.js';
+import { spawnUsageActor, type UsageActorOptions } from '../../src/actors/usage-actor.js';
+import { UsageFlushFailed, type UsageRecorder } from '../../src/actors/usage-protocol.js';
+import type { UsageEntry } from '../../src/domain/usage.js';
 import { eventually, gate, recordingLogger, settle, type LogLine } from './fixtures/helpers.js';
 
 /** In-memory UsageStore double: records batches, fails on demand, can hold a write open. */

@@ -4,13 +4,15 @@
  * and a change on one worker visible on another once `changed` resolves.
  */
 import t from 'tap';
-import { silentLogger } from '../../actors/kit/index.js';
-import { startActorSystem } from '../../actors/root-supervisor.js';
-import { spawnAgentRegistry } from '../../actors/agent-registry-actor.js';
-import { startAgentDirectory, type AgentDirectory } from '../../src/agents/directory.js';
-import type { ExecuteOutcome, HealthOutcome } from '../../src/agents/protocol/index.js';
-import type { Coordination, DurableStores, NewAgent } from '../../src/stores/ports.js';
-import { createSemanticReranker, type SemanticReranker } from '../../src/selection/semantic-rerank.js';
+import { silentLogger } from '../../src/actors/kit/index.js';
+import { startActorSystem } from '../../src/actors/root-supervisor.js';
+import { spawnAgentRegistry } from '../../src/actors/agent-registry-actor.js';
+import { startAgentDirectory, type AgentDirectory } from '../../src/services/agents/directory.js';
+import type { ExecuteOutcome, HealthOutcome } from '../../src/ports/agent-outcomes.js';
+import type { Coordination } from '../../src/ports/coordination.js';
+import type { DurableStores } from '../../src/ports/durable.js';
+import type { NewAgent } from '../../src/domain/agents.js';
+import { createSemanticReranker, type SemanticReranker } from '../../src/logic/selection/semantic-rerank.js';
 import { settle } from '../actors/fixtures/helpers.js';
 import { durableKinds, newAccount, openTestDurable, openTestWorkers } from '../helpers/stores.js';
 

@@ -1,6 +1,6 @@
 /** Reading an agent's example requests from its /info payload. */
 import t from 'tap';
-import { MAX_EXAMPLE_LENGTH, MAX_EXAMPLES, examplesFromInfo } from '../../src/agents/examples.js';
+import { MAX_EXAMPLE_LENGTH, MAX_EXAMPLES, examplesFromInfo } from '../../src/domain/agent-examples.js';
 
 t.test('an examples array and A2A-style skills are read, in that order, without duplicates', async (t) => {
   const info = {

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import t from 'tap';
-import { createAgentClient } from '../../src/agents/protocol/client.js';
-import type { ExecuteRequest } from '../../src/agents/protocol/schemas.js';
+import { createAgentClient } from '../../src/adapters/agent-http/client.js';
+import type { ExecuteRequest } from '../../src/schemas/agent-protocol.js';
 import { uninstrumentedEnv } from '../helpers/child-env.js';
 
 /** Starts examples/agent/server.ts as an agent owner would (tsx, PORT env) and returns its URL. */

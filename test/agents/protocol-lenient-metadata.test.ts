@@ -4,9 +4,9 @@
  * (JSON only, an object result, valid types, the size cap) stays strict.
  */
 import t from 'tap';
-import { createAgentClient } from '../../src/agents/protocol/client.js';
-import type { AgentClient } from '../../src/agents/protocol/client.js';
-import type { ExecuteRequest } from '../../src/agents/protocol/schemas.js';
+import { createAgentClient } from '../../src/adapters/agent-http/client.js';
+import type { AgentClient } from '../../src/adapters/agent-http/client.js';
+import type { ExecuteRequest } from '../../src/schemas/agent-protocol.js';
 import { startMockAgent } from '../fixtures/mock-agent-fleet.js';
 import type { MockAgentConfig, MockAgent } from '../fixtures/mock-agent-fleet.js';
 

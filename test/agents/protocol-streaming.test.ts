@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import t from 'tap';
-import { createAgentClient } from '../../src/agents/protocol/client.js';
-import type { AgentClient } from '../../src/agents/protocol/client.js';
-import type { ExecuteRequest } from '../../src/agents/protocol/schemas.js';
-import { SseDecoder } from '../../src/agents/protocol/sse.js';
+import { createAgentClient } from '../../src/adapters/agent-http/client.js';
+import type { AgentClient } from '../../src/adapters/agent-http/client.js';
+import type { ExecuteRequest } from '../../src/schemas/agent-protocol.js';
+import { SseDecoder } from '../../src/adapters/agent-http/sse.js';
 import { startMockAgent } from '../fixtures/mock-agent-fleet.js';
 import type { MockAgent, MockAgentConfig } from '../fixtures/mock-agent-fleet.js';
 

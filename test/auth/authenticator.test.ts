@@ -1,10 +1,11 @@
 import t from 'tap';
-import { Authenticator } from '../../src/auth/authenticator.js';
-import { KeyCache } from '../../src/auth/key-cache.js';
-import { createKeyHasher, generateKeyValue } from '../../src/auth/key-material.js';
-import { ApiError } from '../../src/errors.js';
-import type { Access } from '../../src/http/route.js';
-import type { ApiKeyRecord, ApiKeyStore, KeyWithAccount } from '../../src/stores/ports.js';
+import { Authenticator } from '../../src/services/auth/authenticator.js';
+import { KeyCache } from '../../src/services/auth/key-cache.js';
+import { createKeyHasher, generateKeyValue } from '../../src/services/auth/key-material.js';
+import { ApiError } from '../../src/domain/errors.js';
+import type { Access } from '../../src/services/auth/access.js';
+import type { ApiKeyRecord, KeyWithAccount } from '../../src/domain/api-keys.js';
+import type { ApiKeyStore } from '../../src/ports/api-keys.js';
 
 const hash = createKeyHasher(null);
 const ADMIN = 'operator-token-abcdefghijklmnop';

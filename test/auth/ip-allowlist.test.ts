@@ -1,5 +1,5 @@
 import t from 'tap';
-import { canonicalAddress, compileAllowlist, findInvalidEntry, resolveClientAddress } from '../../src/auth/ip-allowlist.js';
+import { canonicalAddress, compileAllowlist, findInvalidEntry, resolveClientAddress } from '../../src/domain/ip-allowlist.js';
 
 t.test('an IPv4 CIDR admits addresses inside it and refuses others', async (t) => {
   const list = compileAllowlist(['10.0.0.0/8', '192.168.1.7']);

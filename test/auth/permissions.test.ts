@@ -1,6 +1,6 @@
 import t from 'tap';
-import { grants, isKnownPermission, isSubset, Permission } from '../../src/auth/permissions.js';
-import { createKeyHasher, generateKeyValue, isWellFormedKey } from '../../src/auth/key-material.js';
+import { grants, isKnownPermission, isSubset, Permission } from '../../src/services/auth/permissions.js';
+import { createKeyHasher, generateKeyValue, isWellFormedKey } from '../../src/services/auth/key-material.js';
 
 t.test('* grants every permission; a list grants only its members', async (t) => {
   t.ok(grants(['*'], Permission.ORCHESTRATE));

@@ -1,11 +1,11 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { FITTED_CALIBRATION } from '../../src/selection/calibration-fit.js';
-import { SIGNALS } from '../../src/selection/calibration.js';
-import { buildCatalogIndex } from '../../src/selection/index.js';
-import type { LabeledQuery } from '../../src/selection/index.js';
-import { packageRoot } from '../../src/paths.js';
+import { FITTED_CALIBRATION } from '../../src/logic/selection/calibration-fit.js';
+import { SIGNALS } from '../../src/logic/selection/calibration.js';
+import { buildCatalogIndex } from '../../src/logic/selection/index.js';
+import type { LabeledQuery } from '../../src/logic/selection/index.js';
+import { packageRoot } from '../../src/support/paths.js';
 import { exampleCatalogs, fitCalibration, fitLogistic, samplesOf, tradeOffCurve } from '../../bench/selection-fit.js';
 import { loadDataset } from '../../bench/selection-eval.js';
 

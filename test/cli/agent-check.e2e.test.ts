@@ -8,8 +8,8 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { checkAgent, type CheckReport } from '../../src/agents/conformance.js';
-import { packageRoot } from '../../src/paths.js';
+import { checkAgent, type CheckReport } from '../../src/cli/conformance.js';
+import { packageRoot } from '../../src/support/paths.js';
 import { startBrokenAgent } from '../fixtures/broken-agent.js';
 import { uninstrumentedEnv } from '../helpers/child-env.js';
 

@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t from 'tap';
-import { verifySignature } from '../../src/webhooks/verify.js';
+import { verifySignature } from '../../src/logic/webhooks/verify.js';
 import { startMockAgentFleet } from '../fixtures/mock-agent-fleet.js';
 import { api, createAccountWithKey, startServer } from '../helpers/server.js';
 

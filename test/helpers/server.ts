@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { packageRoot } from '../../src/paths.js';
+import { packageRoot } from '../../src/support/paths.js';
 import { realDatabaseUrl, realRedisUrl, uniqueRedisPrefix, uniqueSchema } from './env.js';
 import { uninstrumentedEnv } from './child-env.js';
 

@@ -5,10 +5,13 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import postgres from 'postgres';
-import type { StoreLogger } from '../../src/stores/log.js';
-import type { Coordination, DurableStores, NewAccount, NewApiKey } from '../../src/stores/ports.js';
-import { createMemoryBus, ioredisCoordination, memoryCoordination } from '../../src/stores/redis/index.js';
-import { MEMORY_DATA_DIR, openDurableStores } from '../../src/stores/sql/index.js';
+import type { StoreLogger } from '../../src/adapters/stores/log.js';
+import type { Coordination } from '../../src/ports/coordination.js';
+import type { DurableStores } from '../../src/ports/durable.js';
+import type { NewAccount } from '../../src/domain/accounts.js';
+import type { NewApiKey } from '../../src/domain/api-keys.js';
+import { createMemoryBus, ioredisCoordination, memoryCoordination } from '../../src/adapters/stores/redis/index.js';
+import { MEMORY_DATA_DIR, openDurableStores } from '../../src/adapters/stores/sql/index.js';
 import { realDatabaseUrl, realRedisUrl, uniqueRedisPrefix, uniqueSchema } from './env.js';
 
 export type DurableKind = 'pglite' | 'postgres';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { ApiError } from '../../src/errors.js';
+import { ApiError } from '../../src/domain/errors.js';
 import { assertStorableBody, assertStorableParam, assertStorableQuery, unstorableReason } from '../../src/http/storable-text.js';
 
 function fieldOf(fn: () => void): { field: unknown; message: string } | null {

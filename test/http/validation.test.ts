@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import t from 'tap';
-import { ApiError } from '../../src/errors.js';
+import { ApiError } from '../../src/domain/errors.js';
 import { isJsonContentType, parseJsonBody } from '../../src/http/body.js';
 import { CreateApiKeyBody } from '../../src/schemas/api-keys.js';
-import { compile, exceedsDepth } from '../../src/validation.js';
+import { compile, exceedsDepth } from '../../src/schemas/validation.js';
 
 const createKey = compile(CreateApiKeyBody);
 

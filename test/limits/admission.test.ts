@@ -1,7 +1,7 @@
 /** Admission control's bounds: backlog and agent queue wait refuse with 503 OVERLOADED, and recover. */
 import t from 'tap';
-import { ApiError } from '../../src/errors.js';
-import { createAdmission } from '../../src/limits/admission.js';
+import { ApiError } from '../../src/domain/errors.js';
+import { createAdmission } from '../../src/services/limits/admission.js';
 
 function refusal(check: () => void): ApiError | null {
   try {

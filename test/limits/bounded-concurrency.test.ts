@@ -1,7 +1,7 @@
 import t from 'tap';
-import type { ConcurrencyQueue } from '../../actors/concurrency-queue-protocol.js';
-import { withAcquireDeadline } from '../../src/limits/bounded-concurrency.js';
-import type { SlotAcquisition } from '../../src/stores/ports.js';
+import type { ConcurrencyQueue } from '../../src/actors/concurrency-queue-protocol.js';
+import { withAcquireDeadline } from '../../src/services/limits/bounded-concurrency.js';
+import type { SlotAcquisition } from '../../src/domain/limits.js';
 
 function fakeQueue(acquire: () => Promise<SlotAcquisition>): { queue: ConcurrencyQueue; released: string[] } {
   const released: string[] = [];

@@ -1,10 +1,12 @@
 import t from 'tap';
-import { directRateLimiter } from '../../src/limits/rate-limiter.js';
-import { rateLimitGate } from '../../src/limits/rate-limit-gate.js';
-import { ApiError } from '../../src/errors.js';
-import type { Principal } from '../../src/auth/principal.js';
-import type { Account, Coordination, RateLimits } from '../../src/stores/ports.js';
-import { memoryCoordination } from '../../src/stores/redis/index.js';
+import { directRateLimiter } from '../../src/services/limits/rate-limiter.js';
+import { rateLimitGate } from '../../src/http/rate-limit-gate.js';
+import { ApiError } from '../../src/domain/errors.js';
+import type { Principal } from '../../src/services/auth/principal.js';
+import type { Account } from '../../src/domain/accounts.js';
+import type { Coordination } from '../../src/ports/coordination.js';
+import type { RateLimits } from '../../src/domain/limits.js';
+import { memoryCoordination } from '../../src/adapters/stores/redis/index.js';
 
 const DAY_START = Date.UTC(2030, 0, 1);
 

@@ -5,9 +5,9 @@
  */
 import { Validator } from '@seriousme/openapi-schema-validator';
 import t from 'tap';
-import { ErrorCode, ErrorStatus } from '../../src/errors.js';
-import * as errors from '../../src/errors.js';
-import { openApiPath } from '../../src/openapi/document.js';
+import { ErrorCode, ErrorStatus } from '../../src/domain/errors.js';
+import * as errors from '../../src/domain/errors.js';
+import { openApiPath } from '../../src/http/openapi/document.js';
 import { ErrorExtras } from '../../src/schemas/responses/errors.js';
 import { declaredDocument, declaredRoutes } from '../../scripts/openapi-document.js';
 

@@ -6,8 +6,8 @@ import {
   fromCustomAggregator,
   summaryOf,
   type FieldVote,
-} from '../../src/orchestration/aggregate.js';
-import type { AgentRunResult } from '../../src/orchestration/types.js';
+} from '../../src/logic/orchestration/aggregate.js';
+import type { AgentRunResult } from '../../src/domain/orchestration.js';
 
 const ok = (agentId: string, output: Record<string, unknown>, confidence = 0.8): AgentRunResult => ({ agentId, ok: true, output, confidence });
 const fail = (agentId: string, message = 'boom', confidence = 0.9): AgentRunResult => ({

@@ -10,7 +10,7 @@ import {
   platformFeeMicros,
   usdToMicros,
   type FeeSchedule,
-} from '../../src/orchestration/cost.js';
+} from '../../src/logic/orchestration/cost.js';
 
 const developer: FeeSchedule = { tier: 'DEVELOPER', feeBasisPoints: null };
 const business: FeeSchedule = { tier: 'BUSINESS', feeBasisPoints: null };

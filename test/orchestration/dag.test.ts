@@ -1,6 +1,6 @@
 import t from 'tap';
-import { ApiError } from '../../src/errors.js';
-import { dagInputs, dependencyFailedError, nextSteps, planDag, planDagOrThrow, type DagPlan } from '../../src/orchestration/dag.js';
+import { ApiError } from '../../src/domain/errors.js';
+import { dagInputs, dependencyFailedError, nextSteps, planDag, planDagOrThrow, type DagPlan } from '../../src/logic/orchestration/dag.js';
 
 const ids = ['a', 'b', 'c', 'd'];
 

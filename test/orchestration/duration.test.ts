@@ -1,6 +1,6 @@
 import t from 'tap';
-import { planDagOrThrow } from '../../src/orchestration/dag.js';
-import { DEFAULT_LATENCY_ESTIMATE_MS, estimateDurationMs } from '../../src/orchestration/duration.js';
+import { planDagOrThrow } from '../../src/logic/orchestration/dag.js';
+import { DEFAULT_LATENCY_ESTIMATE_MS, estimateDurationMs } from '../../src/logic/orchestration/duration.js';
 
 const agents = [
   { agentId: 'a', latencyMs: 1_000 },

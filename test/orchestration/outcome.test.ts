@@ -1,6 +1,6 @@
 import t from 'tap';
-import { aggregatorFailed, canTransition, isCancellable, isTerminal, judgeRun } from '../../src/orchestration/outcome.js';
-import type { AgentRunResult } from '../../src/orchestration/types.js';
+import { aggregatorFailed, canTransition, isCancellable, isTerminal, judgeRun } from '../../src/logic/orchestration/outcome.js';
+import type { AgentRunResult } from '../../src/domain/orchestration.js';
 
 const ok = (agentId: string): AgentRunResult => ({ agentId, ok: true, output: { summary: agentId }, confidence: 0.8 });
 const fail = (agentId: string, message = 'boom'): AgentRunResult => ({ agentId, ok: false, error: { code: 'AGENT_ERROR', message }, confidence: 0.8 });

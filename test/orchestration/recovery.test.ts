@@ -4,8 +4,8 @@
  * enqueued) before `execution.failed`.
  */
 import t from 'tap';
-import { createRecovery, EXECUTION_INTERRUPTED } from '../../src/orchestration/recovery.js';
-import type { ExecutionRecord, ExecutionStatusName } from '../../src/stores/ports.js';
+import { createRecovery, EXECUTION_INTERRUPTED } from '../../src/services/orchestration/recovery.js';
+import type { ExecutionRecord, ExecutionStatusName } from '../../src/domain/executions.js';
 
 const STORE_LATENCY_MS = 40;
 const COUNT = 100;

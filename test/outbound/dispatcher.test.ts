@@ -2,9 +2,9 @@ import { promisify } from 'node:util';
 import type { LookupAddress } from 'node:dns';
 import t from 'tap';
 import { request } from 'undici';
-import { createGuardedLookup, createOutboundDispatcher } from '../../src/outbound/dispatcher.js';
-import type { Resolver, ResolvedAddress } from '../../src/outbound/dispatcher.js';
-import { checkUrlSyntax, isUrlNotAllowedError } from '../../src/outbound/url-policy.js';
+import { createGuardedLookup, createOutboundDispatcher } from '../../src/adapters/outbound/dispatcher.js';
+import type { Resolver, ResolvedAddress } from '../../src/adapters/outbound/dispatcher.js';
+import { checkUrlSyntax, isUrlNotAllowedError } from '../../src/domain/url-policy.js';
 import { startMockAgent } from '../fixtures/mock-agent-fleet.js';
 
 /** A resolver answering from a table, counting lookups; unknown names fail like DNS does. */

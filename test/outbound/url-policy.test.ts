@@ -4,8 +4,8 @@ import {
   classifyAddress,
   isAddressAllowed,
   MAX_URL_LENGTH,
-} from '../../src/outbound/url-policy.js';
-import type { AddressClass } from '../../src/outbound/url-policy.js';
+} from '../../src/domain/url-policy.js';
+import type { AddressClass } from '../../src/domain/url-policy.js';
 
 const strict = { allowPrivate: false };
 const lax = { allowPrivate: true };

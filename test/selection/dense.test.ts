@@ -1,7 +1,7 @@
 import t from 'tap';
-import { TextVector, frequencyWeight } from '../../src/selection/dense.js';
-import { Language, tokenize } from '../../src/selection/text.js';
-import { sharedWordVectorTable } from '../../src/selection/word-vectors.js';
+import { TextVector, frequencyWeight } from '../../src/logic/selection/dense.js';
+import { Language, tokenize } from '../../src/logic/selection/text.js';
+import { sharedWordVectorTable } from '../../src/logic/selection/word-vectors.js';
 
 const table = sharedWordVectorTable();
 const meaning = (text: string, language: Language = Language.EN): Float32Array | undefined =>

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
-import { asset } from '../../src/paths.js';
-import { createDotKernel } from '../../src/selection/dot-kernel.js';
+import { asset } from '../../src/support/paths.js';
+import { createDotKernel } from '../../src/logic/selection/dot-kernel.js';
 import { WAT_FILE, assemble } from '../../scripts/build-wasm.js';
 
 const fill = (kernel: ReturnType<typeof createDotKernel>, query: Float32Array): void => {
@@ -37,7 +37,7 @@ t.test('a large matrix gets the memory it needs', async (t) => {
 
 t.test('the committed dots.wasm is what dots.wat assembles to', async (t) => {
   const built = await assemble(readFileSync(WAT_FILE, 'utf8'));
-  t.same(Buffer.from(built), readFileSync(asset('src', 'selection', 'wasm', 'dots.wasm')));
+  t.same(Buffer.from(built), readFileSync(asset('src', 'logic', 'selection', 'wasm', 'dots.wasm')));
 });
 
 t.test('dotsMany gives each query exactly what dots gives it, in one pass', async (t) => {

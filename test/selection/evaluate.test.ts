@@ -1,7 +1,7 @@
 import t from 'tap';
 import path from 'node:path';
-import { packageRoot } from '../../src/paths.js';
-import { TARGETS, scoreQuery, summarize } from '../../src/selection/index.js';
+import { packageRoot } from '../../src/support/paths.js';
+import { TARGETS, scoreQuery, summarize } from '../../src/logic/selection/index.js';
 import { inProcessSelect, loadDataset, loadExamples, runEvaluation, withExamples } from '../../bench/selection-eval.js';
 
 t.test('metrics follow the data README: top-1 over OK, recall over relevant, precision over OK', async (t) => {

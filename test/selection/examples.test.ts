@@ -1,7 +1,7 @@
 /** Selection with agents' example requests: a field of their own, the closest example, fairness to agents without. */
 import t from 'tap';
-import { buildCatalogIndex, previewSelection, selectAgents } from '../../src/selection/index.js';
-import type { CatalogAgent } from '../../src/selection/index.js';
+import { buildCatalogIndex, previewSelection, selectAgents } from '../../src/logic/selection/index.js';
+import type { CatalogAgent } from '../../src/logic/selection/index.js';
 import { AGENTS, statsFor } from './fixtures.js';
 
 const EXAMPLES: Readonly<Record<string, readonly string[]>> = {

@@ -1,4 +1,4 @@
-import type { AgentRuntimeStats, CatalogAgent } from '../../src/selection/index.js';
+import type { AgentRuntimeStats, CatalogAgent } from '../../src/logic/selection/index.js';
 
 export const AGENTS: readonly CatalogAgent[] = [
   {

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { buildCatalogIndex } from '../../src/selection/index.js';
-import { meaningSimilarities, requestMeaning, standout } from '../../src/selection/meaning.js';
-import { Language } from '../../src/selection/text.js';
+import { buildCatalogIndex } from '../../src/logic/selection/index.js';
+import { meaningSimilarities, requestMeaning, standout } from '../../src/logic/selection/meaning.js';
+import { Language } from '../../src/logic/selection/text.js';
 import { AGENTS } from './fixtures.js';
 
 const agentIds = AGENTS.map((a) => a.id);

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { SCORING, buildCatalogIndex, previewSelection, selectAgents } from '../../src/selection/index.js';
-import { splitClauses } from '../../src/selection/query.js';
-import { tokenize } from '../../src/selection/text.js';
+import { SCORING, buildCatalogIndex, previewSelection, selectAgents } from '../../src/logic/selection/index.js';
+import { splitClauses } from '../../src/logic/selection/query.js';
+import { tokenize } from '../../src/logic/selection/text.js';
 import { AGENTS, HEALTHY, statsFor } from './fixtures.js';
 
 const index = buildCatalogIndex(AGENTS);

@@ -1,9 +1,9 @@
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildCatalogIndex, selectAgents } from '../../src/selection/index.js';
-import type { AgentRuntimeStats, CatalogAgent, SelectionRequest } from '../../src/selection/index.js';
-import { createSemanticReranker, loadMiniLm } from '../../src/selection/semantic-rerank.js';
-import type { SentenceEncoder } from '../../src/selection/semantic-rerank.js';
+import { buildCatalogIndex, selectAgents } from '../../src/logic/selection/index.js';
+import type { AgentRuntimeStats, CatalogAgent, SelectionRequest } from '../../src/logic/selection/index.js';
+import { createSemanticReranker, loadMiniLm } from '../../src/logic/selection/semantic-rerank.js';
+import type { SentenceEncoder } from '../../src/logic/selection/semantic-rerank.js';
 
 const AGENTS: CatalogAgent[] = [
   { id: 'review', name: 'Code Reviewer', description: 'Reviews pull requests and code changes for bugs and style problems.', vertical: 'engineering', capabilities: ['code-review'] },

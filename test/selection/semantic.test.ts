@@ -1,8 +1,8 @@
 import t from 'tap';
-import { buildCatalogIndex, previewSelection, selectAgents } from '../../src/selection/index.js';
-import { expandWord } from '../../src/selection/fuzzy.js';
-import { semanticNeighbours } from '../../src/selection/semantic.js';
-import { Language, stem } from '../../src/selection/text.js';
+import { buildCatalogIndex, previewSelection, selectAgents } from '../../src/logic/selection/index.js';
+import { expandWord } from '../../src/logic/selection/fuzzy.js';
+import { semanticNeighbours } from '../../src/logic/selection/semantic.js';
+import { Language, stem } from '../../src/logic/selection/text.js';
 import { AGENTS, statsFor } from './fixtures.js';
 
 t.test('a word the catalog lacks stands for the catalog words nearest in meaning', async (t) => {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { decodeWordVectors, encodeWordVectors, sharedWordVectorTable, unitRow, wordCosine } from '../../src/selection/word-vectors.js';
+import { decodeWordVectors, encodeWordVectors, sharedWordVectorTable, unitRow, wordCosine } from '../../src/logic/selection/word-vectors.js';
 
 const provenance = { model: 'test', forms: ['{word}'], vocabulary: 'three words', pcaWords: 3, droppedComponents: 0 };
 

@@ -1,6 +1,7 @@
 /** AgentStore against every available SQL kind: visibility scopes, id conflicts, pagination, updates. */
 import t from 'tap';
-import { InvalidAgentCursor, type NewAgent } from '../../src/stores/ports.js';
+import { InvalidAgentCursor } from '../../src/ports/agents.js';
+import { type NewAgent } from '../../src/domain/agents.js';
 import { durableKinds, newAccount, openTestDurable } from '../helpers/stores.js';
 
 function agent(id: string, ownerAccountId: string | null, overrides: Partial<NewAgent> = {}): NewAgent {

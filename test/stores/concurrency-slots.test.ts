@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { ConcurrencyLimits } from '../../src/stores/ports.js';
+import type { ConcurrencyLimits } from '../../src/domain/limits.js';
 import { coordinationKinds, openTestCoordination, openTestWorkers } from '../helpers/stores.js';
 
 const LIMITS: ConcurrencyLimits = { concurrent: 2, queueSize: 3 };

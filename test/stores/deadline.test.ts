@@ -1,6 +1,6 @@
 import { createServer, connect, type AddressInfo } from 'node:net';
 import t from 'tap';
-import { boundPort, StoreDeadlineExceeded, withDeadline } from '../../src/stores/deadline.js';
+import { boundPort, StoreDeadlineExceeded, withDeadline } from '../../src/ports/deadline.js';
 import { isStoreUnavailable } from '../../src/http/unavailable.js';
 
 const never = <T>(): Promise<T> => new Promise<T>(() => undefined);

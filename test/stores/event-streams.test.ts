@@ -3,7 +3,7 @@
  * kind: in-process always, Redis Streams when REDIS_URL is set. Both must behave the same.
  */
 import t from 'tap';
-import type { StreamEvent } from '../../src/stores/ports.js';
+import type { StreamEvent } from '../../src/domain/events.js';
 import { coordinationKinds, openTestCoordination, openTestWorkers } from '../helpers/stores.js';
 
 async function until(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {

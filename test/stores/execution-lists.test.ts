@@ -1,6 +1,7 @@
 /** ExecutionStore.listByAccount: newest first, status filter, keyset pages, account scoping. */
 import t from 'tap';
-import { InvalidListCursor, type ExecutionRecord } from '../../src/stores/ports.js';
+import { InvalidListCursor } from '../../src/ports/list-query.js';
+import { type ExecutionRecord } from '../../src/domain/executions.js';
 import { durableKinds, newAccount, openTestDurable } from '../helpers/stores.js';
 
 function execution(id: string, accountId: string, createdAt: string, status: ExecutionRecord['status'] = 'PENDING'): ExecutionRecord {

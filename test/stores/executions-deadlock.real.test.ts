@@ -5,9 +5,10 @@
  * Runs only with DATABASE_URL set.
  */
 import t from 'tap';
-import { sqlExecutionStore } from '../../src/stores/sql/executions.js';
-import { MEMORY_DATA_DIR, openDurableStores, openSql, type SqlHandle } from '../../src/stores/sql/index.js';
-import type { ExecutionRecord, ExecutionStore } from '../../src/stores/ports.js';
+import { sqlExecutionStore } from '../../src/adapters/stores/sql/executions.js';
+import { MEMORY_DATA_DIR, openDurableStores, openSql, type SqlHandle } from '../../src/adapters/stores/sql/index.js';
+import type { ExecutionRecord } from '../../src/domain/executions.js';
+import type { ExecutionStore } from '../../src/ports/executions.js';
 import { realDatabaseUrl, uniqueSchema } from '../helpers/env.js';
 import { dropSchema } from '../helpers/stores.js';
 

@@ -1,6 +1,6 @@
 /** ExecutionStore and IdempotencyStore against each available database. */
 import t from 'tap';
-import type { ExecutionRecord } from '../../src/stores/ports.js';
+import type { ExecutionRecord } from '../../src/domain/executions.js';
 import { durableKinds, newAccount, openTestDurable } from '../helpers/stores.js';
 
 function execution(id: string, accountId: string, overrides: Partial<ExecutionRecord> = {}): ExecutionRecord {

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { listMigrations, migrate, openSql } from '../../src/stores/sql/index.js';
+import { listMigrations, migrate, openSql } from '../../src/adapters/stores/sql/index.js';
 import { realDatabaseUrl, uniqueSchema } from '../helpers/env.js';
 import { dropSchema } from '../helpers/stores.js';
 

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { loadConfig } from '../../src/config.js';
-import { openStores } from '../../src/stores/open.js';
-import { MEMORY_DATA_DIR } from '../../src/stores/sql/index.js';
+import { loadConfig } from '../../src/support/config.js';
+import { openStores } from '../../src/adapters/stores/open.js';
+import { MEMORY_DATA_DIR } from '../../src/adapters/stores/sql/index.js';
 
 t.test('embedded configuration opens PGlite and in-process coordination', async (t) => {
   const config = loadConfig({}, { databaseUrl: null, redisUrl: null, dataDir: MEMORY_DATA_DIR });

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
-import { openDurableStores } from '../../src/stores/sql/index.js';
+import { openDurableStores } from '../../src/adapters/stores/sql/index.js';
 import { newAccount, newKey } from '../helpers/stores.js';
 
 t.test('embedded PGlite data survives close and reopen', async (t) => {

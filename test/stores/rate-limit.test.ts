@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { RateLimits } from '../../src/stores/ports.js';
+import type { RateLimits } from '../../src/domain/limits.js';
 import { coordinationKinds, openTestCoordination, openTestWorkers } from '../helpers/stores.js';
 
 const DEVELOPER: RateLimits = { perMinute: 100, perDay: 10_000 };
@@ -136,7 +136,7 @@ for (const kind of coordinationKinds()) {
 }
 
 t.test('both windows of an account share one Redis Cluster hash tag under the prefix', async (t) => {
-  const { keys } = await import('../../src/stores/redis/keys.js');
+  const { keys } = await import('../../src/adapters/stores/redis/keys.js');
   const k = keys('baton:');
   const minute = k.rateMinute('acct_1', 5);
   const day = k.rateDay('acct_1', 7);

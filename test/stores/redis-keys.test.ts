@@ -1,6 +1,6 @@
 import t from 'tap';
-import { decodeEnvelope, encodeEnvelope, NONCE_LENGTH } from '../../src/stores/redis/envelope.js';
-import { keys } from '../../src/stores/redis/keys.js';
+import { decodeEnvelope, encodeEnvelope, NONCE_LENGTH } from '../../src/adapters/stores/redis/envelope.js';
+import { keys } from '../../src/adapters/stores/redis/keys.js';
 
 t.test('every key and channel starts with the prefix', async (t) => {
   const k = keys('baton:');

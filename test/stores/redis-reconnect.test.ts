@@ -1,7 +1,7 @@
 // Integration test: needs a real Redis (REDIS_URL).
 import { Redis } from 'ioredis';
 import t from 'tap';
-import { ioredisCoordination } from '../../src/stores/redis/index.js';
+import { ioredisCoordination } from '../../src/adapters/stores/redis/index.js';
 import { realRedisUrl, uniqueRedisPrefix } from '../helpers/env.js';
 import { recordingLogger } from '../helpers/stores.js';
 

@@ -1,6 +1,7 @@
 import t from 'tap';
-import type { Coordination, DurableStores } from '../../src/stores/ports.js';
-import { requestPathStores } from '../../src/stores/request-path-stores.js';
+import type { Coordination } from '../../src/ports/coordination.js';
+import type { DurableStores } from '../../src/ports/durable.js';
+import { requestPathStores } from '../../src/adapters/stores/request-path-stores.js';
 
 /** A port whose every method never answers (a store that stopped responding). */
 function hung<T>(): T {

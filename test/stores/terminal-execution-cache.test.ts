@@ -1,6 +1,7 @@
 import t from 'tap';
-import type { ExecutionRecord, ExecutionStore } from '../../src/stores/ports.js';
-import { withTerminalExecutionCache } from '../../src/stores/terminal-execution-cache.js';
+import type { ExecutionRecord } from '../../src/domain/executions.js';
+import type { ExecutionStore } from '../../src/ports/executions.js';
+import { withTerminalExecutionCache } from '../../src/adapters/stores/terminal-execution-cache.js';
 
 function fakeStore(records: Map<string, Partial<ExecutionRecord>>) {
   let reads = 0;

@@ -1,5 +1,6 @@
 import t from 'tap';
-import type { DurableStores, UsageEntry } from '../../src/stores/ports.js';
+import type { DurableStores } from '../../src/ports/durable.js';
+import type { UsageEntry } from '../../src/domain/usage.js';
 import { durableKinds, newAccount, newKey, openTestDurable } from '../helpers/stores.js';
 
 const HOUR = 3_600_000;

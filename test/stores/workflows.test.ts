@@ -1,6 +1,6 @@
 /** Workflow stores on every durable kind: visibility of definitions, conditional decisions, leases. */
 import t from 'tap';
-import type { WorkflowRunRecord } from '../../src/stores/ports.js';
+import type { WorkflowRunRecord } from '../../src/domain/workflows.js';
 import { durableKinds, newAccount, openTestDurable } from '../helpers/stores.js';
 
 const definition = (slug: string, name = 'W') => ({ slug, name, steps: [{ id: 's', agent: 'a' }] });

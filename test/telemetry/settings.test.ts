@@ -1,6 +1,6 @@
 import t from 'tap';
-import { tracingRequested } from '../../src/telemetry/settings.js';
-import { currentTraceparent, startRequestSpan, startRunSpan, traceStores } from '../../src/telemetry/index.js';
+import { tracingRequested } from '../../src/support/telemetry/settings.js';
+import { currentTraceparent, startRequestSpan, startRunSpan, traceStores } from '../../src/support/telemetry/index.js';
 
 t.test('tracing is off with no OTEL variables, and on with an OTLP endpoint', async (t) => {
   t.equal(tracingRequested({}), false);

@@ -1,7 +1,7 @@
 import t from 'tap';
-import { completedData, startedData, WebhookEvent } from '../../src/webhooks/events.js';
-import { buildDelivery, enqueueWebhook, toDeliveryView } from '../../src/webhooks/outbox.js';
-import type { DurableStores } from '../../src/stores/ports.js';
+import { completedData, startedData, WebhookEvent } from '../../src/logic/webhooks/events.js';
+import { buildDelivery, enqueueWebhook, toDeliveryView } from '../../src/logic/webhooks/outbox.js';
+import type { DurableStores } from '../../src/ports/durable.js';
 import { durableKinds, newAccount, openTestDurable, type Teardown } from '../helpers/stores.js';
 
 const T0 = new Date('2024-01-01T00:00:00Z');

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { classifyStatus, DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelayMs } from '../../src/webhooks/retry.js';
+import { classifyStatus, DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelayMs } from '../../src/logic/webhooks/retry.js';
 
 t.test('2xx is delivered; 5xx, 408 and 429 retry; other statuses are final', async (t) => {
   t.equal(classifyStatus(200), 'delivered');

@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import t from 'tap';
-import { completedData, startedData, WebhookEvent } from '../../src/webhooks/events.js';
-import { buildDelivery } from '../../src/webhooks/outbox.js';
-import { attemptHeaders, standardWebhooksSignature, webhookBody } from '../../src/webhooks/sign.js';
-import { verifySignature, verifyWebhook } from '../../src/webhooks/verify.js';
+import { completedData, startedData, WebhookEvent } from '../../src/logic/webhooks/events.js';
+import { buildDelivery } from '../../src/logic/webhooks/outbox.js';
+import { attemptHeaders, standardWebhooksSignature, webhookBody } from '../../src/logic/webhooks/sign.js';
+import { verifySignature, verifyWebhook } from '../../src/logic/webhooks/verify.js';
 
 const at = new Date('2024-05-01T12:00:00.000Z');
 const data = completedData({ summary: 'done', details: { a: { x: 1 } } }, { actualCostMicros: 55_000, actualDurationMs: 1234, agentsUsed: 1 });

@@ -1,6 +1,6 @@
 /**
  * Pieces shared by the response schemas. Every schema with a `title` becomes a named entry of the
- * OpenAPI document's `components.schemas` (src/openapi/components.ts), so the title is its name.
+ * OpenAPI document's `components.schemas` (src/http/openapi/components.ts), so the title is its name.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
 

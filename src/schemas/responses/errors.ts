@@ -1,9 +1,9 @@
 /**
  * Error bodies: `{ error, message, requestId, ...extra }` (src/http/pipeline.ts), with the extra
- * fields each code of src/errors.ts carries. A test checks every code has an entry here.
+ * fields each code of src/domain/errors.ts carries. A test checks every code has an entry here.
  */
 import { Type, type TProperties } from '@sinclair/typebox';
-import type { ErrorCode } from '../../errors.js';
+import type { ErrorCode } from '../../domain/errors.js';
 
 const field = { field: Type.String({ description: 'The offending field (dotted path)' }) };
 const details = { details: Type.String() };

@@ -1,4 +1,4 @@
-/** Webhook delivery bodies (spec §6.1, DESIGN §11; src/webhooks/events.ts and sign.ts). */
+/** Webhook delivery bodies (spec §6.1, DESIGN §11; src/logic/webhooks/events.ts and sign.ts). */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { ExecutionResult, FailureReason, RunMetadata } from './executions.js';
 import { Timestamp } from './common.js';
@@ -34,9 +34,9 @@ export const WebhookPayloads = {
   'execution.cancelled': envelope('execution.cancelled', Type.Object({ status: Type.Literal('CANCELLED'), metadata: RunMetadata }), 'ExecutionCancelledWebhook'),
 };
 
-/** Headers sent with every delivery (src/webhooks/sign.ts). */
+/** Headers sent with every delivery (src/logic/webhooks/sign.ts). */
 export const WebhookHeaders: Readonly<Record<string, string>> = {
-  'X-Service-Signature': 'sha256=<hex HMAC-SHA256 of the raw body under the secret>; check this one (src/webhooks/verify.ts)',
+  'X-Service-Signature': 'sha256=<hex HMAC-SHA256 of the raw body under the secret>; check this one (src/logic/webhooks/verify.ts)',
   'X-Service-Event': 'The event name',
   'X-Service-Delivery': 'Delivery id, the same on every retry: drop duplicates by it',
   'X-Service-Timestamp': 'Unix seconds of this attempt',

@@ -1,0 +1,135 @@
+/**
+ * ExecutionsSupervisor: one per worker. Spawns an ExecutionActor per execution this worker owns,
+ * routes cancels to it, and when an execution actor faults marks the execution FAILED instead of
+ * restarting it (a restart would call non-idempotent agents a second time; STYLE habit 9).
+ * It is the owner's heartbeat too: on a keyed timer it renews the concurrency-slot leases of the
+ * executions it runs, which is how other workers know the owner is alive (DESIGN §9).
+ */
+import type { ExecutionStore } from '../ports/executions.js';
+import { executionActor, type ExecutionDeps } from './execution-actor.js';
+import type { CancelReply, ExecutionMessage, ExecutionsMessage } from './execution-protocol.js';
+import { defineActor, dispatch, failFast, reply, spawnActor, type ActorKit, type Ref } from './kit/index.js';
+import { startRunSpan, withTraceIds } from '../support/telemetry/index.js';
+
+/** Slot leases of running executions, renewed by their owner. */
+export interface ExecutionLeases {
+  readonly renewEveryMs: number;
+  /** Returns the executions whose slot is no longer held. */
+  renew(accountId: string, executionIds: readonly string[]): Promise<string[]>;
+}
+
+export interface ExecutionsSupervisorDeps extends Omit<ExecutionDeps, 'onStopped'> {
+  readonly executions: Pick<ExecutionStore, 'transition' | 'updateProgress' | 'getById'>;
+  /** Absent: no heartbeat (tests that do not involve concurrency). */
+  readonly leases?: ExecutionLeases;
+  /** An execution is over (closed here or found closed): its slot may go to the next one. */
+  readonly onSettled?: (accountId: string, executionId: string) => void;
+  /** Executions running on this worker, after each change. */
+  readonly onRunningChanged?: (count: number) => void;
+}
+
+interface Running {
+  readonly ref: Ref<ExecutionMessage>;
+  readonly accountId: string;
+}
+
+interface State {
+  readonly running: Map<string, Running>;
+}
+
+export function executionsSupervisor(deps: ExecutionsSupervisorDeps) {
+  return defineActor<State, ExecutionsMessage>({
+    init: (kit) => {
+      scheduleRenewal(deps, kit);
+      return { running: new Map() };
+    },
+    handle: (state, msg, kit) => {
+      switch (msg.type) {
+        case 'executions.start': {
+          const id = msg.record.id;
+          const accountId = msg.record.accountId;
+          if (state.running.has(id)) return state;
+          const self = kit.self;
+          // The run's span continues the submitting request's trace; its logs carry the trace id.
+          const span = startRunSpan('orchestration', msg.record, msg.traceparent, { 'baton.execution.mode': msg.record.mode });
+          const logger = withTraceIds(deps.logger, span);
+          // One line per traced execution ties the execution id to its trace in the logs.
+          if (span !== null) logger.info({ executionId: id, accountId }, 'execution starting');
+          const ref = spawnActor(
+            kit.self,
+            executionActor({ ...deps, logger, onStopped: (executionId, settled) => dispatch(self, { type: 'executions.finished', executionId, settled }) }, msg.record, span),
+            {
+              name: id,
+              onCrash: failFast({ logger: deps.logger, onFailed: (failure) => void markFaulted(deps, failure.path.split('/').at(-1) ?? id, accountId, failure.error) }),
+            },
+          );
+          state.running.set(id, { ref, accountId });
+          deps.onRunningChanged?.(state.running.size);
+          dispatch(ref, { type: 'execution.run' });
+          return state;
+        }
+        case 'executions.cancel': {
+          const running = state.running.get(msg.executionId);
+          if (running === undefined) {
+            reply(msg.replyTo, { type: 'executions.notHere' });
+            return state;
+          }
+          dispatch(running.ref, { type: 'execution.cancel', replyTo: msg.replyTo as Parameters<typeof reply<CancelReply>>[0] });
+          return state;
+        }
+        case 'executions.finished': {
+          const running = state.running.get(msg.executionId);
+          state.running.delete(msg.executionId);
+          deps.onRunningChanged?.(state.running.size);
+          if (running !== undefined && msg.settled) deps.onSettled?.(running.accountId, msg.executionId);
+          return state;
+        }
+        case 'executions.renewLeases':
+          renewLeases(deps, state);
+          scheduleRenewal(deps, kit);
+          return state;
+      }
+    },
+  });
+}
+
+function scheduleRenewal(deps: ExecutionsSupervisorDeps, kit: ActorKit<ExecutionsMessage>): void {
+  if (deps.leases === undefined) return;
+  kit.timers.start('leases', deps.leases.renewEveryMs, (timer) => ({ type: 'executions.renewLeases', timer }));
+}
+
+/** One renewal per account holding executions here; not awaited, so the mailbox keeps moving. */
+function renewLeases(deps: ExecutionsSupervisorDeps, state: State): void {
+  const leases = deps.leases;
+  if (leases === undefined || state.running.size === 0) return;
+  const byAccount = new Map<string, string[]>();
+  for (const [id, running] of state.running) {
+    const ids = byAccount.get(running.accountId);
+    if (ids === undefined) byAccount.set(running.accountId, [id]);
+    else ids.push(id);
+  }
+  for (const [accountId, ids] of byAccount) {
+    leases.renew(accountId, ids).then(
+      (lost) => {
+        // Its lease lapsed (this worker stalled longer than a lease): another worker may have
+        // judged it dead and closed it; if so this actor's own close changes nothing.
+        if (lost.length > 0) deps.logger.warn({ accountId, executionIds: lost }, 'running executions lost their slot lease');
+      },
+      (error: unknown) => deps.logger.warn({ err: error, accountId }, 'renewing slot leases failed; retrying on the next beat'),
+    );
+  }
+}
+
+async function markFaulted(deps: ExecutionsSupervisorDeps, executionId: string, accountId: string, error: unknown): Promise<void> {
+  try {
+    const failed = await deps.executions.transition(executionId, ['PENDING', 'RUNNING'], 'FAILED', {
+      error: { code: 'INTERNAL_ERROR', message: 'The execution stopped on an internal error' },
+      completedAt: new Date().toISOString(),
+    });
+    if (failed !== null) deps.events.transitioned(failed);
+    deps.logger.error({ executionId, err: error }, 'execution actor faulted; execution marked FAILED');
+    deps.onSettled?.(accountId, executionId);
+  } catch (storeError) {
+    deps.logger.error({ executionId, err: storeError }, 'could not mark a faulted execution FAILED');
+  }
+}
