@@ -45,6 +45,8 @@ import { loadWorkflowFiles } from './workflows/definition.js';
 import { startWorkflows } from './workflows/service.js';
 import { runSlots } from './workflows/slots.js';
 import { createToolCaller } from './workflows/tools.js';
+import { createMcpCaller } from './workflows/mcp-client.js';
+import { createGuardedFetch } from './outbound/guarded-fetch.js';
 import { isPrimaryMessage, type WorkerMessage } from './worker-messages.js';
 import { startTracing, traceStores } from './telemetry/index.js';
 
@@ -193,6 +195,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       approvals: stores.durable.approvals,
       events: stores.coordination,
       tools: createToolCaller({ dispatcher: outbound, allowPrivate: config.allowPrivateUrls }),
+      mcp: createMcpCaller(createGuardedFetch({ dispatcher: outbound, allowPrivate: config.allowPrivateUrls })),
       metrics,
       logger: logger.child({ actor: 'workflows' }),
       onApprovalPending: (delta) => metrics.approvalsPending((approvalsPending += delta)),

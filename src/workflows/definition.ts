@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { invalidRequest } from '../errors.js';
 import { checkUrlSyntax } from '../outbound/url-policy.js';
+import { checkMcpServers, mcpServerView } from './mcp-definition.js';
 import { WorkflowBody } from '../schemas/workflows.js';
 import type { WorkflowDefinition, WorkflowRecord } from '../stores/ports.js';
 import { compile } from '../validation.js';
@@ -43,6 +44,7 @@ export function checkDefinition(definition: WorkflowDefinition, check: Definitio
       const url = checkUrlSyntax(tool.url, { allowPrivate: check.allowPrivateUrls });
       if (!url.ok) throw invalidRequest(`steps.${i}.tools.${j}.url`, `Tool URL is not allowed: ${url.message}`);
     });
+    checkMcpServers(step, `steps.${i}`, check.allowPrivateUrls);
   });
 }
 
@@ -64,6 +66,7 @@ export function workflowView(definition: WorkflowDefinition, scope: WorkflowScop
         risk: tool.risk,
         timeoutMs: tool.timeoutMs ?? WORKFLOW_DEFAULTS.toolTimeoutMs,
       })),
+      mcpServers: (step.mcpServers ?? []).map(mcpServerView),
     })),
     approvalTimeoutMs: definition.approvalTimeoutMs ?? WORKFLOW_DEFAULTS.approvalTimeoutMs,
     onApprovalTimeout: definition.onApprovalTimeout ?? WORKFLOW_DEFAULTS.onApprovalTimeout,
