@@ -3,6 +3,7 @@ import type { KeyRevocations } from './auth/revocations.js';
 import type { KeyHasher } from './auth/key-material.js';
 import type { AgentDirectory } from './agents/directory.js';
 import type { AgentClient } from './agents/protocol/index.js';
+import type { A2aAgents } from './agents/a2a/client.js';
 import type { Config } from './config.js';
 import type { Admission } from './limits/admission.js';
 import type { Logger } from './log.js';
@@ -23,6 +24,8 @@ export interface Services {
   readonly agents: AgentDirectory;
   /** The worker's one agent protocol client: one keep-alive pool per agent origin. */
   readonly agentClient: AgentClient;
+  /** Agents registered by their A2A card: card fetches and calls (docs/a2a.md). */
+  readonly a2aAgents: Pick<A2aAgents, 'cardFetch'>;
   /** StatsD metrics (a no-op when BATON_STATSD is unset); see docs/observability.md. */
   readonly metrics: Metrics;
   /** Orchestration executions: submit, status, cancel (src/orchestration/service.ts). */

@@ -47,6 +47,7 @@ import { runSlots } from './workflows/slots.js';
 import { createToolCaller } from './workflows/tools.js';
 import { createMcpCaller } from './workflows/mcp-client.js';
 import { createGuardedFetch } from './outbound/guarded-fetch.js';
+import { createA2aAgents } from './agents/a2a/client.js';
 import { isPrimaryMessage, type WorkerMessage } from './worker-messages.js';
 import { startTracing, traceStores } from './telemetry/index.js';
 
@@ -90,10 +91,13 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   });
   const usage = spawnUsageActor(actors, { store: stores.durable.usage, logger: logger.child({ actor: 'usage' }) });
   const agentClient = createAgentClient({ allowPrivate: config.allowPrivateUrls });
+  const outbound = createOutboundDispatcher({ allowPrivate: config.allowPrivateUrls });
+  const a2aAgents = createA2aAgents({ dispatcher: outbound, allowPrivate: config.allowPrivateUrls });
   const agents = await startAgentDirectory({
     store: stores.durable.agents,
     coordination: stores.coordination,
     client: agentClient,
+    a2aClientFor: (record) => a2aAgents.forAgent(record),
     registry: spawnAgentRegistry(actors, logger.child({ actor: 'agents' })),
     logger: logger.child({ component: 'agents' }),
     onQueueWait: (waitedMs) => admission.queueWaited(waitedMs),
@@ -110,7 +114,6 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const revocations = await startKeyRevocations(stores.coordination, keyCache, logger);
   const hashKey = createKeyHasher(config.keyHashSecret);
   const metrics = createMetrics(config.statsd, { worker: process.env.BATON_WORKER_INDEX ?? '0', logger });
-  const outbound = createOutboundDispatcher({ allowPrivate: config.allowPrivateUrls });
   const webhooks = spawnWebhookActor(actors, {
     store: stores.durable.webhooks,
     logger: logger.child({ actor: 'webhooks' }),
@@ -233,6 +236,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     revocations,
     agents,
     agentClient,
+    a2aAgents,
     metrics,
     orchestration,
     workflows,
