@@ -142,7 +142,7 @@ export interface paths {
         get: operations["getAgents"];
         put?: never;
         /**
-         * Register an agent (probed at /health and /info first)
+         * Register an agent (probed at /health and /info first), or an A2A agent by its agent card URL (the card is fetched first)
          * @description Permission: `agents:write` (or the operator token).
          */
         post: operations["postAgents"];
@@ -622,7 +622,7 @@ export interface webhooks {
         put?: never;
         /**
          * execution.started, POSTed to the request's webhook.url
-         * @description Verify X-Service-Signature over the raw body before trusting it (verifyWebhook in the client, or src/webhooks/verify.ts); answer 401 when it fails.
+         * @description Verify X-Service-Signature over the raw body before trusting it (verifyWebhook in the client, or src/logic/webhooks/verify.ts); answer 401 when it fails.
          */
         post: operations["webhookExecutionStarted"];
         delete?: never;
@@ -642,7 +642,7 @@ export interface webhooks {
         put?: never;
         /**
          * execution.completed, POSTed to the request's webhook.url
-         * @description Verify X-Service-Signature over the raw body before trusting it (verifyWebhook in the client, or src/webhooks/verify.ts); answer 401 when it fails.
+         * @description Verify X-Service-Signature over the raw body before trusting it (verifyWebhook in the client, or src/logic/webhooks/verify.ts); answer 401 when it fails.
          */
         post: operations["webhookExecutionCompleted"];
         delete?: never;
@@ -662,7 +662,7 @@ export interface webhooks {
         put?: never;
         /**
          * execution.failed, POSTed to the request's webhook.url
-         * @description Verify X-Service-Signature over the raw body before trusting it (verifyWebhook in the client, or src/webhooks/verify.ts); answer 401 when it fails.
+         * @description Verify X-Service-Signature over the raw body before trusting it (verifyWebhook in the client, or src/logic/webhooks/verify.ts); answer 401 when it fails.
          */
         post: operations["webhookExecutionFailed"];
         delete?: never;
@@ -682,7 +682,7 @@ export interface webhooks {
         put?: never;
         /**
          * execution.cancelled, POSTed to the request's webhook.url
-         * @description Verify X-Service-Signature over the raw body before trusting it (verifyWebhook in the client, or src/webhooks/verify.ts); answer 401 when it fails.
+         * @description Verify X-Service-Signature over the raw body before trusting it (verifyWebhook in the client, or src/logic/webhooks/verify.ts); answer 401 when it fails.
          */
         post: operations["webhookExecutionCancelled"];
         delete?: never;
@@ -957,6 +957,24 @@ export interface components {
             examples?: string[];
             maxConcurrency?: number;
         };
+        /** RegisterA2aAgentBody */
+        RegisterA2aAgentBody: {
+            id: string;
+            a2aCardUrl: string;
+            name?: string;
+            description?: string;
+            vertical?: string;
+            capabilities?: string[];
+            pricing?: {
+                model: string;
+                basePrice: number;
+            };
+            timeoutMs?: number;
+            examples?: string[];
+            maxConcurrency?: number;
+        };
+        /** AgentRegistration */
+        AgentRegistration: components["schemas"]["RegisterAgentBody"] | components["schemas"]["RegisterA2aAgentBody"];
         /** Agent */
         Agent: {
             id: string;
@@ -970,6 +988,10 @@ export interface components {
                 basePrice: number;
             };
             scope: "global" | "account";
+            /** @description a2a: registered by its A2A agent card and called with message/send */
+            protocol: "baton" | "a2a";
+            /** @description The agent card an A2A agent was registered by; shown only to the agent's owner */
+            a2aCardUrl?: string;
             /** @description Shown only to the agent's owner */
             url?: string;
             /** @description Shown only to the agent's owner */
@@ -1100,6 +1122,10 @@ export interface components {
                 basePrice: number;
             };
             scope: "global" | "account";
+            /** @description a2a: registered by its A2A agent card and called with message/send */
+            protocol: "baton" | "a2a";
+            /** @description The agent card an A2A agent was registered by; shown only to the agent's owner */
+            a2aCardUrl?: string;
             /** @description Shown only to the agent's owner */
             url?: string;
             /** @description Shown only to the agent's owner */
@@ -1366,6 +1392,20 @@ export interface components {
                     risk: "low" | "high";
                     timeoutMs?: number;
                 }[];
+                mcpServers?: {
+                    name: string;
+                    url: string;
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    timeoutMs?: number;
+                    allow?: string[];
+                    tools?: {
+                        [key: string]: {
+                            risk?: "low" | "medium" | "high";
+                        };
+                    };
+                }[];
             }[];
             approvalTimeoutMs?: number;
             onApprovalTimeout?: "reject" | "fail";
@@ -1388,6 +1428,19 @@ export interface components {
                     } | null;
                     risk: "low" | "high";
                     timeoutMs: number;
+                }[];
+                mcpServers: {
+                    name: string;
+                    url: string;
+                    /** @description Names of the headers sent; their values are not shown */
+                    headers: string[];
+                    timeoutMs: number;
+                    allow: string[] | null;
+                    tools: {
+                        [key: string]: {
+                            risk?: "low" | "medium" | "high";
+                        };
+                    };
                 }[];
             }[];
             approvalTimeoutMs: number;
@@ -1436,6 +1489,20 @@ export interface components {
                     inputSchema?: Record<string, never>;
                     risk: "low" | "high";
                     timeoutMs?: number;
+                }[];
+                mcpServers?: {
+                    name: string;
+                    url: string;
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    timeoutMs?: number;
+                    allow?: string[];
+                    tools?: {
+                        [key: string]: {
+                            risk?: "low" | "medium" | "high";
+                        };
+                    };
                 }[];
             }[];
             approvalTimeoutMs?: number;
@@ -2578,7 +2645,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["RegisterAgentBody"];
+                "application/json": components["schemas"]["AgentRegistration"];
             };
         };
         responses: {
@@ -5663,7 +5730,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description sha256=<hex HMAC-SHA256 of the raw body under the secret>; check this one (src/webhooks/verify.ts) */
+                /** @description sha256=<hex HMAC-SHA256 of the raw body under the secret>; check this one (src/logic/webhooks/verify.ts) */
                 "X-Service-Signature"?: string;
                 /** @description The event name */
                 "X-Service-Event"?: string;
@@ -5700,7 +5767,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description sha256=<hex HMAC-SHA256 of the raw body under the secret>; check this one (src/webhooks/verify.ts) */
+                /** @description sha256=<hex HMAC-SHA256 of the raw body under the secret>; check this one (src/logic/webhooks/verify.ts) */
                 "X-Service-Signature"?: string;
                 /** @description The event name */
                 "X-Service-Event"?: string;
@@ -5737,7 +5804,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description sha256=<hex HMAC-SHA256 of the raw body under the secret>; check this one (src/webhooks/verify.ts) */
+                /** @description sha256=<hex HMAC-SHA256 of the raw body under the secret>; check this one (src/logic/webhooks/verify.ts) */
                 "X-Service-Signature"?: string;
                 /** @description The event name */
                 "X-Service-Event"?: string;
@@ -5774,7 +5841,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description sha256=<hex HMAC-SHA256 of the raw body under the secret>; check this one (src/webhooks/verify.ts) */
+                /** @description sha256=<hex HMAC-SHA256 of the raw body under the secret>; check this one (src/logic/webhooks/verify.ts) */
                 "X-Service-Signature"?: string;
                 /** @description The event name */
                 "X-Service-Event"?: string;

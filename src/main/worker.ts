@@ -45,6 +45,9 @@ import { loadWorkflowFiles } from '../services/workflows/definition.js';
 import { startWorkflows } from '../services/workflows/service.js';
 import { runSlots } from '../services/workflows/slots.js';
 import { createToolCaller } from '../adapters/tools/http-tool-caller.js';
+import { createMcpCaller } from '../adapters/tools/mcp-client.js';
+import { createGuardedFetch } from '../adapters/outbound/guarded-fetch.js';
+import { createA2aAgents } from '../adapters/a2a/client.js';
 import { isPrimaryMessage, type WorkerMessage } from './worker-messages.js';
 import { startTracing, traceStores } from '../support/telemetry/index.js';
 
@@ -88,10 +91,13 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   });
   const usage = spawnUsageActor(actors, { store: stores.durable.usage, logger: logger.child({ actor: 'usage' }) });
   const agentClient = createAgentClient({ allowPrivate: config.allowPrivateUrls });
+  const outbound = createOutboundDispatcher({ allowPrivate: config.allowPrivateUrls });
+  const a2aAgents = createA2aAgents({ dispatcher: outbound, allowPrivate: config.allowPrivateUrls });
   const agents = await startAgentDirectory({
     store: stores.durable.agents,
     coordination: stores.coordination,
     client: agentClient,
+    a2aClientFor: (record) => a2aAgents.forAgent(record),
     registry: spawnAgentRegistry(actors, logger.child({ actor: 'agents' })),
     logger: logger.child({ component: 'agents' }),
     onQueueWait: (waitedMs) => admission.queueWaited(waitedMs),
@@ -108,7 +114,6 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const revocations = await startKeyRevocations(stores.coordination, keyCache, logger);
   const hashKey = createKeyHasher(config.keyHashSecret);
   const metrics = createMetrics(config.statsd, { worker: process.env.BATON_WORKER_INDEX ?? '0', logger });
-  const outbound = createOutboundDispatcher({ allowPrivate: config.allowPrivateUrls });
   const webhooks = spawnWebhookActor(actors, {
     store: stores.durable.webhooks,
     logger: logger.child({ actor: 'webhooks' }),
@@ -193,6 +198,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       approvals: stores.durable.approvals,
       events: stores.coordination,
       tools: createToolCaller({ dispatcher: outbound, allowPrivate: config.allowPrivateUrls }),
+      mcp: createMcpCaller(createGuardedFetch({ dispatcher: outbound, allowPrivate: config.allowPrivateUrls })),
       metrics,
       logger: logger.child({ actor: 'workflows' }),
       onApprovalPending: (delta) => metrics.approvalsPending((approvalsPending += delta)),
@@ -230,6 +236,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     revocations,
     agents,
     agentClient,
+    a2aAgents,
     metrics,
     orchestration,
     workflows,
