@@ -231,6 +231,7 @@ t.test('a result write that keeps failing ends the execution FAILED once the ret
   t.equal(record.status, 'FAILED');
   t.equal(record.error?.code, 'INTERNAL_ERROR');
   const attempts = store.attempts('COMPLETED');
+  t.ok(attempts > 2, `retried while the window lasted (${attempts} attempts)`);
   run.clock.advance(60_000);
   await settle();
   t.equal(store.attempts('COMPLETED'), attempts, 'no attempt after giving up');
