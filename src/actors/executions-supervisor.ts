@@ -60,6 +60,8 @@ export function executionsSupervisor(deps: ExecutionsSupervisorDeps) {
             executionActor({ ...deps, logger, onStopped: (executionId, settled) => dispatch(self, { type: 'executions.finished', executionId, settled }) }, msg.record, span),
             {
               name: id,
+              // The runtime's clock, so the deadline timer and store retries follow an injected one.
+              clock: kit.clock,
               onCrash: failFast({ logger: deps.logger, onFailed: (failure) => void markFaulted(deps, failure.path.split('/').at(-1) ?? id, accountId, failure.error) }),
             },
           );
