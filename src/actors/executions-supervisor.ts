@@ -24,6 +24,8 @@ export interface ExecutionsSupervisorDeps extends Omit<ExecutionDeps, 'onStopped
   readonly leases?: ExecutionLeases;
   /** An execution is over (closed here or found closed): its slot may go to the next one. */
   readonly onSettled?: (accountId: string, executionId: string) => void;
+  /** An execution actor stopped here, settled or not (shutdown, or another owner runs it). */
+  readonly onStopped?: (executionId: string) => void;
   /** Executions running on this worker, after each change. */
   readonly onRunningChanged?: (count: number) => void;
 }
@@ -82,6 +84,7 @@ export function executionsSupervisor(deps: ExecutionsSupervisorDeps) {
         case 'executions.finished': {
           const running = state.running.get(msg.executionId);
           state.running.delete(msg.executionId);
+          deps.onStopped?.(msg.executionId);
           deps.onRunningChanged?.(state.running.size);
           if (running !== undefined && msg.settled) deps.onSettled?.(running.accountId, msg.executionId);
           return state;

@@ -22,7 +22,7 @@ import { allRoutes } from '../http/routes/index.js';
 import type { Services } from '../services/index.js';
 import { openStores } from '../adapters/stores/open.js';
 import { requestPathStores } from '../adapters/stores/request-path-stores.js';
-import { withTerminalExecutionCache } from '../adapters/stores/terminal-execution-cache.js';
+import { startExecutionRecords } from '../services/orchestration/execution-records.js';
 import { startActorSystem } from '../actors/root-supervisor.js';
 import { spawnUsageActor } from '../actors/usage-actor.js';
 import { spawnAgentRegistry } from '../actors/agent-registry-actor.js';
@@ -125,6 +125,9 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   let runningExecutions = 0;
   // Long polls and event streams of executions wake on transitions published here (any worker).
   const statusWatch = await startStatusWatch(stores.coordination, logger.child({ component: 'status-watch' }));
+  // Status reads of executions this worker runs (and of finished ones) are answered from memory.
+  const executionRecords = await startExecutionRecords(stores.coordination);
+  const ownerExecutions = executionRecords.tracked(stores.durable.executions);
   const executionEvents = createExecutionEvents({ metrics, logger, webhooks: outboxWebhookSink(stores.durable.webhooks, webhooks.sender), statusWatch });
   // Concurrency slots, queue and execution leases (docs/limits.md).
   const leases = leaseSettingsFrom(process.env);
@@ -132,7 +135,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const supervisor = actors.spawnChild(
     executionsSupervisor({
       directory: agents,
-      executions: stores.durable.executions,
+      executions: ownerExecutions,
       events: executionEvents,
       logger: logger.child({ actor: 'executions' }),
       storeRetryMs: leases.leaseMs,
@@ -141,6 +144,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
         admission.finished(executionId);
         concurrency.release(accountId, executionId);
       },
+      onStopped: (executionId) => executionRecords.released(executionId),
       onRunningChanged: (count) => {
         runningExecutions = count;
         metrics.runningExecutions(count);
@@ -153,7 +157,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     scanEveryMs: leases.scanEveryMs,
     logger: logger.child({ actor: 'concurrency' }),
     recover: createRecovery({
-      executions: stores.durable.executions,
+      executions: ownerExecutions,
       accounts: stores.durable.accounts,
       limiter,
       queue: { acquire: (accountId, id, limits) => concurrency.acquire(accountId, id, limits), release: (accountId, id) => concurrency.release(accountId, id) },
@@ -173,8 +177,9 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const concurrencyOnRequest = config.redisUrl === null ? concurrency : withAcquireDeadline(concurrency, config.storeDeadlineMs);
   const orchestration = await startOrchestration({
     directory: agents,
-    // Terminal executions are answered from the cache even while Postgres is away.
-    executions: withTerminalExecutionCache(onRequest.durable.executions),
+    // Finished executions are answered from memory even while Postgres is away.
+    executions: executionRecords.tracked(onRequest.durable.executions),
+    onQueued: (executionId) => executionRecords.released(executionId),
     idempotency: onRequest.durable.idempotency,
     coordination: onRequest.coordination,
     supervisor,
@@ -282,6 +287,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
         logger.warn({ err: error }, 'usage not fully flushed at shutdown');
       }
       await orchestration.stop();
+      await executionRecords.stop();
       await workflows.stop();
       await agents.stop();
       await actors.stop();
