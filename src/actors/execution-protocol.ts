@@ -25,5 +25,4 @@ export type ExecutionsMessage =
   /** `traceparent`: the submitting request's trace context, so the run joins its trace. */
   | { readonly type: 'executions.start'; readonly record: ExecutionRecord; readonly traceparent?: string }
   | { readonly type: 'executions.cancel'; readonly executionId: string; readonly replyTo: ReplyRef<CancelReply | { readonly type: 'executions.notHere' }> }
-  | { readonly type: 'executions.finished'; readonly executionId: string; readonly settled: boolean }
-  | { readonly type: 'executions.renewLeases'; readonly timer: TimerTick };
+  | { readonly type: 'executions.finished'; readonly executionId: string; readonly settled: boolean };

@@ -6,22 +6,16 @@
  * executions it runs, which is how other workers know the owner is alive (DESIGN §9).
  */
 import type { ExecutionStore } from '../ports/executions.js';
+import type { SlotLeases } from '../ports/limits.js';
 import { executionActor, type ExecutionDeps } from './execution-actor.js';
 import type { CancelReply, ExecutionMessage, ExecutionsMessage } from './execution-protocol.js';
 import { defineActor, dispatch, failFast, reply, spawnActor, type ActorKit, type Ref } from './kit/index.js';
 import { startRunSpan, withTraceIds } from '../support/telemetry/index.js';
 
-/** Slot leases of running executions, renewed by their owner. */
-export interface ExecutionLeases {
-  readonly renewEveryMs: number;
-  /** Returns the executions whose slot is no longer held. */
-  renew(accountId: string, executionIds: readonly string[]): Promise<string[]>;
-}
-
 export interface ExecutionsSupervisorDeps extends Omit<ExecutionDeps, 'onStopped'> {
   readonly executions: Pick<ExecutionStore, 'transition' | 'updateProgress' | 'getById'>;
-  /** Absent: no heartbeat (tests that do not involve concurrency). */
-  readonly leases?: ExecutionLeases;
+  /** The worker's slot leases: each running execution holds its slot while its actor runs. Absent: none (tests). */
+  readonly leases?: SlotLeases;
   /** An execution is over (closed here or found closed): its slot may go to the next one. */
   readonly onSettled?: (accountId: string, executionId: string) => void;
   /** An execution actor stopped here, settled or not (shutdown, or another owner runs it). */
@@ -41,10 +35,7 @@ interface State {
 
 export function executionsSupervisor(deps: ExecutionsSupervisorDeps) {
   return defineActor<State, ExecutionsMessage>({
-    init: (kit) => {
-      scheduleRenewal(deps, kit);
-      return { running: new Map() };
-    },
+    init: () => ({ running: new Map() }),
     handle: (state, msg, kit) => {
       switch (msg.type) {
         case 'executions.start': {
@@ -68,6 +59,7 @@ export function executionsSupervisor(deps: ExecutionsSupervisorDeps) {
             },
           );
           state.running.set(id, { ref, accountId });
+          deps.leases?.hold(accountId, id);
           deps.onRunningChanged?.(state.running.size);
           dispatch(ref, { type: 'execution.run' });
           return state;
@@ -84,45 +76,15 @@ export function executionsSupervisor(deps: ExecutionsSupervisorDeps) {
         case 'executions.finished': {
           const running = state.running.get(msg.executionId);
           state.running.delete(msg.executionId);
+          deps.leases?.drop(msg.executionId);
           deps.onStopped?.(msg.executionId);
           deps.onRunningChanged?.(state.running.size);
           if (running !== undefined && msg.settled) deps.onSettled?.(running.accountId, msg.executionId);
           return state;
         }
-        case 'executions.renewLeases':
-          renewLeases(deps, state);
-          scheduleRenewal(deps, kit);
-          return state;
       }
     },
   });
-}
-
-function scheduleRenewal(deps: ExecutionsSupervisorDeps, kit: ActorKit<ExecutionsMessage>): void {
-  if (deps.leases === undefined) return;
-  kit.timers.start('leases', deps.leases.renewEveryMs, (timer) => ({ type: 'executions.renewLeases', timer }));
-}
-
-/** One renewal per account holding executions here; not awaited, so the mailbox keeps moving. */
-function renewLeases(deps: ExecutionsSupervisorDeps, state: State): void {
-  const leases = deps.leases;
-  if (leases === undefined || state.running.size === 0) return;
-  const byAccount = new Map<string, string[]>();
-  for (const [id, running] of state.running) {
-    const ids = byAccount.get(running.accountId);
-    if (ids === undefined) byAccount.set(running.accountId, [id]);
-    else ids.push(id);
-  }
-  for (const [accountId, ids] of byAccount) {
-    leases.renew(accountId, ids).then(
-      (lost) => {
-        // Its lease lapsed (this worker stalled longer than a lease): another worker may have
-        // judged it dead and closed it; if so this actor's own close changes nothing.
-        if (lost.length > 0) deps.logger.warn({ accountId, executionIds: lost }, 'running executions lost their slot lease');
-      },
-      (error: unknown) => deps.logger.warn({ err: error, accountId }, 'renewing slot leases failed; retrying on the next beat'),
-    );
-  }
 }
 
 async function markFaulted(deps: ExecutionsSupervisorDeps, executionId: string, accountId: string, error: unknown): Promise<void> {

@@ -60,7 +60,6 @@ export type WorkflowRunsMessage =
   | { readonly type: 'workflowRuns.slot'; readonly executionId: string; readonly replyTo: ReplyRef<SlotDelivered | NotHere> }
   /** From a run actor: it took (true) or gave up (false) its slot. */
   | { readonly type: 'workflowRuns.holding'; readonly executionId: string; readonly accountId: string; readonly holding: boolean }
-  | { readonly type: 'workflowRuns.renewLeases'; readonly timer: TimerTick }
   | { readonly type: 'workflowRuns.decision'; readonly executionId: string; readonly approvalId: string; readonly replyTo: ReplyRef<DecisionApplied | NotHere> }
   | { readonly type: 'workflowRuns.cancel'; readonly executionId: string; readonly replyTo: ReplyRef<RunCancelReply | NotHere> }
   | { readonly type: 'workflowRuns.finished'; readonly executionId: string };

@@ -3,35 +3,26 @@
  * (new, or resumed from a checkpoint), routes decisions and cancels to it, and when a run actor
  * faults marks the run failed rather than restarting it (a restart would call agents and tools
  * a second time; STYLE habit 9).
- * It is the heartbeat of the runs' concurrency slots too: on a keyed timer it renews the leases
- * of the runs here that hold one (not the paused or queued ones), so a dead worker's slots are
- * reclaimed (docs/limits.md).
+ * It tells the worker's slot leases (src/services/limits/lease-keeper.ts) which runs here hold a
+ * slot (not the paused or queued ones), so a dead worker's slots are reclaimed (docs/limits.md).
  */
 import { isPermanentStoreError } from '../ports/store-errors.js';
+import type { SlotLeases } from '../ports/limits.js';
 import { createRunEmitter } from '../logic/workflow-events.js';
 import { defineActor, dispatch, failFast, reply, spawnActor, withRetries, type ActorKit, type Ref, type ReplyRef, type RetryOptions } from './kit/index.js';
 import { closeRun, workflowRunActor, type WorkflowRunDeps } from './workflow-run-actor.js';
 import type { DecisionApplied, RunCancelReply, WorkflowRunMessage, WorkflowRunsMessage } from './workflow-run-protocol.js';
 import { startRunSpan, withTraceIds } from '../support/telemetry/index.js';
 
-/** Slot leases of the runs here that hold a slot, renewed by their owner. */
-export interface RunLeases {
-  readonly renewEveryMs: number;
-  /** Returns the runs whose slot is no longer held. */
-  renew(accountId: string, runIds: readonly string[]): Promise<string[]>;
-}
-
 export interface WorkflowRunsSupervisorDeps extends Omit<WorkflowRunDeps, 'onStopped' | 'onHolding'> {
-  /** Absent: no heartbeat (tests that do not involve concurrency). */
-  readonly leases?: RunLeases;
+  /** The worker's slot leases: a run holds one while it holds its slot (not while paused or queued). Absent: none (tests). */
+  readonly leases?: SlotLeases;
   /** How long a run's failed store call is retried before its actor faults. Default 30 s (the default lease). */
   readonly storeRetryMs?: number;
 }
 
 interface State {
   readonly running: Map<string, Ref<WorkflowRunMessage>>;
-  /** Runs here holding a slot, and their account. */
-  readonly holding: Map<string, string>;
 }
 
 /** Default for `storeRetryMs`: the default lease (BATON_LEASE_MS). */
@@ -57,9 +48,8 @@ function retryingStores(deps: WorkflowRunsSupervisorDeps): Pick<WorkflowRunDeps,
 export function workflowRunsSupervisor(deps: WorkflowRunsSupervisorDeps) {
   const stores = retryingStores(deps);
   return defineActor<State, WorkflowRunsMessage>({
-    init: (kit) => {
-      scheduleRenewal(deps, kit);
-      return { running: new Map(), holding: new Map() };
+    init: () => {
+      return { running: new Map() };
     },
     handle: (state, msg, kit) => {
       switch (msg.type) {
@@ -117,48 +107,16 @@ export function workflowRunsSupervisor(deps: WorkflowRunsSupervisorDeps) {
           return state;
         }
         case 'workflowRuns.holding':
-          if (msg.holding && state.running.has(msg.executionId)) state.holding.set(msg.executionId, msg.accountId);
-          else state.holding.delete(msg.executionId);
-          return state;
-        case 'workflowRuns.renewLeases':
-          renewLeases(deps, state);
-          scheduleRenewal(deps, kit);
+          if (msg.holding && state.running.has(msg.executionId)) deps.leases?.hold(msg.accountId, msg.executionId);
+          else deps.leases?.drop(msg.executionId);
           return state;
         case 'workflowRuns.finished':
           state.running.delete(msg.executionId);
-          state.holding.delete(msg.executionId);
+          deps.leases?.drop(msg.executionId);
           return state;
       }
     },
   });
-}
-
-function scheduleRenewal(deps: WorkflowRunsSupervisorDeps, kit: ActorKit<WorkflowRunsMessage>): void {
-  if (deps.leases === undefined) return;
-  kit.timers.start('leases', deps.leases.renewEveryMs, (timer) => ({ type: 'workflowRuns.renewLeases', timer }));
-}
-
-/** One renewal per account holding slots here; not awaited, so the mailbox keeps moving. */
-function renewLeases(deps: WorkflowRunsSupervisorDeps, state: State): void {
-  const leases = deps.leases;
-  if (leases === undefined || state.holding.size === 0) return;
-  const byAccount = new Map<string, string[]>();
-  for (const [id, accountId] of state.holding) {
-    const ids = byAccount.get(accountId);
-    if (ids === undefined) byAccount.set(accountId, [id]);
-    else ids.push(id);
-  }
-  for (const [accountId, ids] of byAccount) {
-    leases.renew(accountId, ids).then(
-      (lost) => {
-        // This worker stalled longer than a lease: the slot may have gone to another execution.
-        // The run goes on (its own database lease decides who owns it); the account may briefly
-        // run one more execution than its limit.
-        if (lost.length > 0) deps.logger.warn({ accountId, executionIds: lost }, 'running workflow runs lost their slot lease');
-      },
-      (error: unknown) => deps.logger.warn({ err: error, accountId }, 'renewing workflow slot leases failed; retrying on the next beat'),
-    );
-  }
 }
 
 async function markFaulted(deps: WorkflowRunsSupervisorDeps, executionId: string, accountId: string, error: unknown): Promise<void> {

@@ -23,6 +23,7 @@ import type { Services } from '../services/index.js';
 import { openStores } from '../adapters/stores/open.js';
 import { requestPathStores } from '../adapters/stores/request-path-stores.js';
 import { startExecutionRecords } from '../services/orchestration/execution-records.js';
+import { startLeaseKeeper } from '../services/limits/lease-keeper.js';
 import { startActorSystem } from '../actors/root-supervisor.js';
 import { spawnUsageActor } from '../actors/usage-actor.js';
 import { spawnAgentRegistry } from '../actors/agent-registry-actor.js';
@@ -132,6 +133,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   // Concurrency slots, queue and execution leases (docs/limits.md).
   const leases = leaseSettingsFrom(process.env);
   const limiter = concurrencyLimiter(stores.coordination, { leaseMs: leases.leaseMs });
+  // One heartbeat for the slot leases of every execution and run this worker owns.
+  const leaseKeeper = startLeaseKeeper({ limiter, renewEveryMs: leases.renewEveryMs, logger: logger.child({ component: 'leases' }) });
   const supervisor = actors.spawnChild(
     executionsSupervisor({
       directory: agents,
@@ -139,7 +142,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       events: executionEvents,
       logger: logger.child({ actor: 'executions' }),
       storeRetryMs: leases.leaseMs,
-      leases: { renewEveryMs: leases.renewEveryMs, renew: (accountId, ids) => limiter.renew(accountId, ids) },
+      leases: leaseKeeper,
       onSettled: (accountId, executionId) => {
         admission.finished(executionId);
         concurrency.release(accountId, executionId);
@@ -169,6 +172,8 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       metrics,
       logger: logger.child({ component: 'recovery' }),
       graceMs: leases.leaseMs,
+      // An owner alive here is not orphaned, even if overload let its lease lapse.
+      runningHere: (executionId) => leaseKeeper.holds(executionId),
       // PGlite locks its data directory: no other worker can own these executions.
       soleWorker: config.databaseUrl === null,
     }),
@@ -209,7 +214,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       onApprovalPending: (delta) => metrics.approvalsPending((approvalsPending += delta)),
       slots: workflowSlots,
       storeRetryMs: leases.leaseMs,
-      leases: { renewEveryMs: leases.renewEveryMs, renew: (accountId, ids) => limiter.renew(accountId, ids) },
+      leases: leaseKeeper,
     }),
     { name: 'workflows' },
   );
@@ -296,6 +301,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       await revocations.stop();
       sampler.stop();
       admission.stop();
+      leaseKeeper.stop();
       await stores.close();
       await metrics.close();
       await tracing.shutdown().catch((error: unknown) => logger.warn({ err: error }, 'exporting the last traces failed'));

@@ -44,3 +44,15 @@ export interface RunSlots {
   /** Where the run stands in its account's slots and queue. */
   state(accountId: string, runId: string): Promise<SlotState>;
 }
+
+/**
+ * The slot leases this worker's owners hold (executions and workflow runs), kept alive by one
+ * heartbeat. Supervisors say when an owner takes and gives up a slot; recovery asks whether an
+ * owner is alive here before treating its execution as orphaned.
+ */
+export interface SlotLeases {
+  hold(accountId: string, holderId: string): void;
+  drop(holderId: string): void;
+  /** Whether an owner on this worker holds this slot now (whatever its lease in the store says). */
+  holds(holderId: string): boolean;
+}

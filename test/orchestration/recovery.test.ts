@@ -59,3 +59,34 @@ t.test('a dead worker\'s executions close in parallel, started before failed', a
     t.ok(startedAt >= 0 && startedAt < failedAt, `exec_${i}: started before failed`);
   }
 });
+
+t.test('an execution whose owner runs on this worker is left alone even when its lease lapsed', async (t) => {
+  const rows = new Map([['exec_alive', running('exec_alive')], ['exec_dead', running('exec_dead')]]);
+  const scan = createRecovery({
+    executions: {
+      listLive: async () => [...rows.values()].map((r) => ({ id: r.id, status: r.status, updatedAt: new Date(Date.now() - 120_000) })),
+      getById: async (id) => rows.get(id) ?? null,
+      transition: async (id, from, status: ExecutionStatusName, patch) => {
+        const row = rows.get(id);
+        if (row === undefined || !from.includes(row.status)) return null;
+        const next = { ...row, ...patch, status } as ExecutionRecord;
+        rows.set(id, next);
+        return next;
+      },
+    },
+    accounts: { get: async () => null },
+    // Both leases lapsed: overload delayed the renewal of the live one.
+    limiter: { state: async () => 'expired' as const },
+    queue: { acquire: async () => ({ status: 'full' as const, promoted: [] }), release: () => undefined },
+    start: () => undefined,
+    events: { transitioned: () => undefined },
+    metrics: { queueDepth: () => undefined },
+    logger: { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined } as never,
+    graceMs: 30_000,
+    soleWorker: true,
+    runningHere: (id) => id === 'exec_alive',
+  });
+  await scan(false);
+  t.equal(rows.get('exec_alive')?.status, 'RUNNING', 'the live one still runs');
+  t.equal(rows.get('exec_dead')?.status, 'FAILED', 'the orphan is closed');
+});

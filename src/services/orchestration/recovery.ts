@@ -36,6 +36,11 @@ export interface RecoveryDeps {
    * inserting the record, so a younger one may be mid-submit. One lease is enough.
    */
   readonly graceMs: number;
+  /**
+   * Whether the execution's owner actor runs on this worker: such an execution is never orphaned,
+   * whatever its lease says (overload can delay a renewal past the lease). Absent: never.
+   */
+  readonly runningHere?: (executionId: string) => boolean;
   /** True when no other worker can exist (embedded mode): at start every live execution is orphaned. */
   readonly soleWorker: boolean;
   /** Most live executions looked at per scan. Default 1000. */
@@ -75,6 +80,7 @@ export function createRecovery(deps: RecoveryDeps): (first: boolean) => Promise<
 }
 
 async function recoverOne(deps: RecoveryDeps, id: string): Promise<void> {
+  if (deps.runningHere?.(id) === true) return;
   const record = await deps.executions.getById(id);
   if (record === null || (record.status !== 'PENDING' && record.status !== 'RUNNING')) return;
   const state = await deps.limiter.state(record.accountId, id);
