@@ -43,30 +43,21 @@ export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admi
       access: write,
       body: workflowBody,
       doc: { summary: 'Create a workflow definition', responses: { 201: Workflow }, errors: ['WORKFLOW_ALREADY_EXISTS', 'URL_NOT_ALLOWED'] },
-      handle: async (ctx) => {
-        const result = await workflows.create(ownerOf(ctx.principal), ctx.body);
-        return json(result.status, result.body);
-      },
+      handle: async (ctx) => json(201, await workflows.create(ownerOf(ctx.principal), ctx.body)),
     }),
     route({
       method: 'get',
       path: '/v1/workflows',
       access: read,
       doc: { summary: 'List visible workflow definitions', responses: { 200: WorkflowList } },
-      handle: async (ctx) => {
-        const result = await workflows.list(ownerOf(ctx.principal));
-        return json(result.status, result.body);
-      },
+      handle: async (ctx) => json(200, await workflows.list(ownerOf(ctx.principal))),
     }),
     route({
       method: 'get',
       path: '/v1/workflows/:slug',
       access: read,
       doc: { summary: 'One workflow definition', responses: { 200: Workflow }, errors: ['WORKFLOW_NOT_FOUND'] },
-      handle: async (ctx) => {
-        const result = await workflows.get(ownerOf(ctx.principal), ctx.params.slug!);
-        return json(result.status, result.body);
-      },
+      handle: async (ctx) => json(200, await workflows.get(ownerOf(ctx.principal), ctx.params.slug!)),
     }),
     route({
       method: 'put',
@@ -74,10 +65,7 @@ export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admi
       access: write,
       body: replaceBody,
       doc: { summary: 'Replace a workflow definition', responses: { 200: Workflow }, errors: ['WORKFLOW_NOT_FOUND', 'URL_NOT_ALLOWED'] },
-      handle: async (ctx) => {
-        const result = await workflows.replace(ownerOf(ctx.principal), ctx.params.slug!, ctx.body);
-        return json(result.status, result.body);
-      },
+      handle: async (ctx) => json(200, await workflows.replace(ownerOf(ctx.principal), ctx.params.slug!, ctx.body)),
     }),
     route({
       method: 'del',
@@ -97,8 +85,7 @@ export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admi
       doc: { summary: 'Start a run; follow it on stream_url', responses: { 200: WorkflowRunStarted }, errors: ['WORKFLOW_NOT_FOUND', 'QUEUE_FULL'] },
       handle: async (ctx) => {
         admission.check();
-        const result = await workflows.run(asKey(ctx.principal).account.id, ctx.params.slug!, ctx.body);
-        return json(result.status, result.body);
+        return json(200, await workflows.run(asKey(ctx.principal).account.id, ctx.params.slug!, ctx.body));
       },
     }),
     route({
@@ -116,8 +103,7 @@ export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admi
       },
       handle: async (ctx) => {
         const query = newestFirstQuery(ctx.query, RUN_STATUSES);
-        const result = await withCursorCheck(() => workflows.listRuns(asKey(ctx.principal).account.id, query));
-        return json(result.status, result.body);
+        return json(200, await withCursorCheck(() => workflows.listRuns(asKey(ctx.principal).account.id, query)));
       },
     }),
     route({
@@ -125,20 +111,14 @@ export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admi
       path: '/v1/workflows/execute/:id',
       access: { kind: 'permission', permission: Permission.WORKFLOWS_READ },
       doc: { summary: "A run's status and final answer", responses: { 200: WorkflowRun }, errors: ['EXECUTION_NOT_FOUND'] },
-      handle: async (ctx) => {
-        const result = await workflows.status(asKey(ctx.principal).account.id, ctx.params.id!);
-        return json(result.status, result.body);
-      },
+      handle: async (ctx) => json(200, await workflows.status(asKey(ctx.principal).account.id, ctx.params.id!)),
     }),
     route({
       method: 'post',
       path: '/v1/workflows/execute/:id/cancel',
       access: { kind: 'permission', permission: Permission.WORKFLOWS_RUN },
       doc: { summary: 'Cancel a run', responses: { 200: WorkflowRun }, errors: ['EXECUTION_NOT_FOUND', 'EXECUTION_NOT_CANCELLABLE'] },
-      handle: async (ctx) => {
-        const result = await workflows.cancel(asKey(ctx.principal).account.id, ctx.params.id!);
-        return json(result.status, result.body);
-      },
+      handle: async (ctx) => json(200, await workflows.cancel(asKey(ctx.principal).account.id, ctx.params.id!)),
     }),
     route({
       method: 'get',
@@ -172,8 +152,7 @@ export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admi
         },
         handle: async (ctx) => {
           const decision = verb === 'approve' ? 'approved' : 'rejected';
-          const result = await workflows.decide(asKey(ctx.principal).account.id, ctx.params.id!, ctx.params.approvalId!, decision, ctx.body.reason ?? null);
-          return json(result.status, result.body);
+          return json(200, await workflows.decide(asKey(ctx.principal).account.id, ctx.params.id!, ctx.params.approvalId!, decision, ctx.body.reason ?? null));
         },
       }),
     ),
@@ -191,8 +170,7 @@ export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admi
         const raw = ctx.query.get('status') ?? 'pending';
         const status = APPROVAL_STATUSES.find((s) => s === raw);
         if (status === undefined) throw invalidRequest('status', `status must be one of ${APPROVAL_STATUSES.join(', ')}`);
-        const result = await workflows.listApprovals(asKey(ctx.principal).account.id, status);
-        return json(result.status, result.body);
+        return json(200, await workflows.listApprovals(asKey(ctx.principal).account.id, status));
       },
     }),
   ];
