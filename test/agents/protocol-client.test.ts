@@ -1,9 +1,8 @@
 import t from 'tap';
 import { createAgentClient } from '../../src/adapters/agent-http/client.js';
-import type { AgentClient } from '../../src/adapters/agent-http/client.js';
 import type { ExecuteRequest } from '../../src/schemas/agent-protocol.js';
 import { startMockAgent } from '../fixtures/mock-agent-fleet.js';
-import type { MockAgentConfig, MockAgent } from '../fixtures/mock-agent-fleet.js';
+import { mockAgentWithClient } from '../helpers/agents.js';
 
 function executeRequest(overrides: Partial<ExecuteRequest['metadata']> = {}): ExecuteRequest {
   return {
@@ -12,21 +11,10 @@ function executeRequest(overrides: Partial<ExecuteRequest['metadata']> = {}): Ex
   };
 }
 
-/** One agent and one client per test, both closed at teardown. */
-async function setup(t: { teardown(fn: () => unknown): void }, config: MockAgentConfig = {}): Promise<{ agent: MockAgent; client: AgentClient }> {
-  const agent = await startMockAgent(config);
-  const client = createAgentClient({ allowPrivate: true });
-  t.teardown(async () => {
-    await client.close();
-    await agent.close();
-  });
-  return { agent, client };
-}
-
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 t.test('a successful execute returns the agent result and metadata', async (t) => {
-  const { agent, client } = await setup(t, {
+  const { agent, client } = await mockAgentWithClient(t, {
     output: { answer: 'Revenue grew 12%' },
     cost: 0.042,
     metadata: { model: 'mock-1', tokensUsed: { input: 10, output: 5 } },
@@ -44,7 +32,7 @@ t.test('a successful execute returns the agent result and metadata', async (t) =
 });
 
 t.test('the agent receives the execute request exactly as sent, as JSON', async (t) => {
-  const { agent, client } = await setup(t);
+  const { agent, client } = await mockAgentWithClient(t);
   const body = executeRequest({ timeout: 12_345 });
   await client.execute(agent.url, body);
   t.equal(agent.requests.length, 1);
@@ -56,14 +44,14 @@ t.test('the agent receives the execute request exactly as sent, as JSON', async 
 });
 
 t.test('a base URL with a trailing slash still reaches /execute', async (t) => {
-  const { agent, client } = await setup(t);
+  const { agent, client } = await mockAgentWithClient(t);
   const outcome = await client.execute(`${agent.url}/`, executeRequest());
   t.equal(outcome.ok, true);
   t.equal(agent.requests[0]?.path, '/execute');
 });
 
 t.test('getInfo returns the validated info document', async (t) => {
-  const { agent, client } = await setup(t, {
+  const { agent, client } = await mockAgentWithClient(t, {
     info: { id: 'fin-1', name: 'Finance', capabilities: ['finance', 'summaries'], pricing: { model: 'per_execution', basePrice: 0.05 } },
   });
   const outcome = await client.getInfo(agent.url);
@@ -75,7 +63,7 @@ t.test('getInfo returns the validated info document', async (t) => {
 });
 
 t.test('getInfo with a missing field is an invalid_shape outcome naming the field', async (t) => {
-  const { agent, client } = await setup(t, { info: { pricing: { model: 'per_execution', basePrice: -1 } } });
+  const { agent, client } = await mockAgentWithClient(t, { info: { pricing: { model: 'per_execution', basePrice: -1 } } });
   const outcome = await client.getInfo(agent.url);
   t.equal(outcome.ok, false);
   if (outcome.ok) return;
@@ -84,7 +72,7 @@ t.test('getInfo with a missing field is an invalid_shape outcome naming the fiel
 });
 
 t.test('getHealth reports a healthy agent', async (t) => {
-  const { agent, client } = await setup(t);
+  const { agent, client } = await mockAgentWithClient(t);
   const outcome = await client.getHealth(agent.url);
   t.equal(outcome.ok, true);
   if (!outcome.ok) return;
@@ -94,7 +82,7 @@ t.test('getHealth reports a healthy agent', async (t) => {
 });
 
 t.test('getHealth reports an agent that answers unhealthy as reachable but not healthy', async (t) => {
-  const { agent, client } = await setup(t, { health: 'unhealthy' });
+  const { agent, client } = await mockAgentWithClient(t, { health: 'unhealthy' });
   const outcome = await client.getHealth(agent.url);
   t.equal(outcome.ok, true);
   if (!outcome.ok) return;
@@ -103,21 +91,21 @@ t.test('getHealth reports an agent that answers unhealthy as reachable but not h
 });
 
 t.test('getHealth on an agent that never answers times out at its deadline', async (t) => {
-  const { agent, client } = await setup(t, { health: 'hang' });
+  const { agent, client } = await mockAgentWithClient(t, { health: 'hang' });
   const outcome = await client.getHealth(agent.url, { timeoutMs: 100 });
   t.equal(outcome.ok, false);
   if (!outcome.ok) t.equal(outcome.kind, 'timeout');
 });
 
 t.test('a closed agent port is a refused outcome', async (t) => {
-  const { agent, client } = await setup(t, { refuseAfterStart: true });
+  const { agent, client } = await mockAgentWithClient(t, { refuseAfterStart: true });
   const outcome = await client.execute(agent.url, executeRequest());
   t.equal(outcome.ok, false);
   if (!outcome.ok) t.equal(outcome.kind, 'refused');
 });
 
 t.test('an agent that stops listening after a successful call is refused on the next', async (t) => {
-  const { agent, client } = await setup(t);
+  const { agent, client } = await mockAgentWithClient(t);
   t.equal((await client.execute(agent.url, executeRequest())).ok, true);
   await agent.refuse();
   const outcome = await client.execute(agent.url, executeRequest());
@@ -127,14 +115,14 @@ t.test('an agent that stops listening after a successful call is refused on the 
 });
 
 t.test('a connection reset mid-response is a reset outcome', async (t) => {
-  const { agent, client } = await setup(t, { failure: { mode: 'reset' } });
+  const { agent, client } = await mockAgentWithClient(t, { failure: { mode: 'reset' } });
   const outcome = await client.execute(agent.url, executeRequest());
   t.equal(outcome.ok, false);
   if (!outcome.ok) t.equal(outcome.kind, 'reset');
 });
 
 t.test('metadata.timeout bounds the call and the agent sees the client hang up', async (t) => {
-  const { agent, client } = await setup(t, { latencyMs: 2_000 });
+  const { agent, client } = await mockAgentWithClient(t, { latencyMs: 2_000 });
   const outcome = await client.execute(agent.url, executeRequest({ timeout: 150 }));
   t.equal(outcome.ok, false);
   if (outcome.ok) return;
@@ -146,14 +134,14 @@ t.test('metadata.timeout bounds the call and the agent sees the client hang up',
 });
 
 t.test('an explicit timeoutMs overrides metadata.timeout for a hanging agent', async (t) => {
-  const { agent, client } = await setup(t, { failure: { mode: 'hang' } });
+  const { agent, client } = await mockAgentWithClient(t, { failure: { mode: 'hang' } });
   const outcome = await client.execute(agent.url, executeRequest(), { timeoutMs: 80 });
   t.equal(outcome.ok, false);
   if (!outcome.ok) t.equal(outcome.kind, 'timeout');
 });
 
 t.test('a 500 with the protocol failure body is an agent_error carrying its cost', async (t) => {
-  const { agent, client } = await setup(t, { failure: { mode: 'error', error: 'upstream model overloaded', cost: 0.003 } });
+  const { agent, client } = await mockAgentWithClient(t, { failure: { mode: 'error', error: 'upstream model overloaded', cost: 0.003 } });
   const outcome = await client.execute(agent.url, executeRequest());
   t.equal(outcome.ok, false);
   if (outcome.ok) return;
@@ -164,7 +152,7 @@ t.test('a 500 with the protocol failure body is an agent_error carrying its cost
 });
 
 t.test('a non-2xx answer without a failure body is an http_status outcome', async (t) => {
-  const { agent, client } = await setup(t, { failure: { mode: 'status', status: 502, body: '<h1>Bad gateway</h1>' } });
+  const { agent, client } = await mockAgentWithClient(t, { failure: { mode: 'status', status: 502, body: '<h1>Bad gateway</h1>' } });
   const outcome = await client.execute(agent.url, executeRequest());
   t.equal(outcome.ok, false);
   if (outcome.ok) return;
@@ -174,21 +162,21 @@ t.test('a non-2xx answer without a failure body is an http_status outcome', asyn
 });
 
 t.test('a 200 whose body is not JSON is an invalid_json outcome', async (t) => {
-  const { agent, client } = await setup(t, { failure: { mode: 'garbage' } });
+  const { agent, client } = await mockAgentWithClient(t, { failure: { mode: 'garbage' } });
   const outcome = await client.execute(agent.url, executeRequest());
   t.equal(outcome.ok, false);
   if (!outcome.ok) t.equal(outcome.kind, 'invalid_json');
 });
 
 t.test('a 200 JSON body of the wrong shape is an invalid_shape outcome', async (t) => {
-  const { agent, client } = await setup(t, { failure: { mode: 'wrong_shape' } });
+  const { agent, client } = await mockAgentWithClient(t, { failure: { mode: 'wrong_shape' } });
   const outcome = await client.execute(agent.url, executeRequest());
   t.equal(outcome.ok, false);
   if (!outcome.ok) t.equal(outcome.kind, 'invalid_shape');
 });
 
 t.test('a result that is not an object is an invalid_shape outcome', async (t) => {
-  const { agent, client } = await setup(t, { output: () => ['not', 'an', 'object'] as unknown as Record<string, unknown> });
+  const { agent, client } = await mockAgentWithClient(t, { output: () => ['not', 'an', 'object'] as unknown as Record<string, unknown> });
   const outcome = await client.execute(agent.url, executeRequest());
   t.equal(outcome.ok, false);
   if (outcome.ok) return;
@@ -197,34 +185,34 @@ t.test('a result that is not an object is an invalid_shape outcome', async (t) =
 });
 
 t.test('a huge chunked body is cut off at the cap as too_large', async (t) => {
-  const { agent, client } = await setup(t, { failure: { mode: 'huge', bytes: 8 * 1024 * 1024 } });
+  const { agent, client } = await mockAgentWithClient(t, { failure: { mode: 'huge', bytes: 8 * 1024 * 1024 } });
   const outcome = await client.execute(agent.url, executeRequest(), { maxBytes: 64 * 1024 });
   t.equal(outcome.ok, false);
   if (!outcome.ok) t.equal(outcome.kind, 'too_large');
 });
 
 t.test('a body over the default 1 MiB cap is too_large', async (t) => {
-  const { agent, client } = await setup(t, { failure: { mode: 'huge', bytes: 2 * 1024 * 1024 } });
+  const { agent, client } = await mockAgentWithClient(t, { failure: { mode: 'huge', bytes: 2 * 1024 * 1024 } });
   const outcome = await client.execute(agent.url, executeRequest());
   t.equal(outcome.ok, false);
   if (!outcome.ok) t.equal(outcome.kind, 'too_large');
 });
 
 t.test('a declared Content-Length over the cap is refused before reading', async (t) => {
-  const { agent, client } = await setup(t, { failure: { mode: 'huge', bytes: 4 * 1024 * 1024, declareLength: true } });
+  const { agent, client } = await mockAgentWithClient(t, { failure: { mode: 'huge', bytes: 4 * 1024 * 1024, declareLength: true } });
   const outcome = await client.execute(agent.url, executeRequest(), { maxBytes: 1024 });
   t.equal(outcome.ok, false);
   if (!outcome.ok) t.equal(outcome.kind, 'too_large');
 });
 
 t.test('a body just under the cap is accepted', async (t) => {
-  const { agent, client } = await setup(t, { failure: { mode: 'huge', bytes: 60 * 1024 } });
+  const { agent, client } = await mockAgentWithClient(t, { failure: { mode: 'huge', bytes: 60 * 1024 } });
   const outcome = await client.execute(agent.url, executeRequest(), { maxBytes: 64 * 1024 });
   t.equal(outcome.ok, true);
 });
 
 t.test('the caller aborting its signal ends the call as aborted', async (t) => {
-  const { agent, client } = await setup(t, { latencyMs: 2_000 });
+  const { agent, client } = await mockAgentWithClient(t, { latencyMs: 2_000 });
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 50);
   const outcome = await client.execute(agent.url, executeRequest(), { signal: controller.signal });
@@ -235,7 +223,7 @@ t.test('the caller aborting its signal ends the call as aborted', async (t) => {
 });
 
 t.test('an already aborted signal ends the call as aborted', async (t) => {
-  const { agent, client } = await setup(t);
+  const { agent, client } = await mockAgentWithClient(t);
   const outcome = await client.execute(agent.url, executeRequest(), { signal: AbortSignal.abort() });
   t.equal(outcome.ok, false);
   if (!outcome.ok) t.equal(outcome.kind, 'aborted');
@@ -275,7 +263,7 @@ t.test('a name resolving to a private address is a url_not_allowed outcome', asy
 });
 
 t.test('sequential calls to one agent reuse a keep-alive connection', async (t) => {
-  const { agent, client } = await setup(t);
+  const { agent, client } = await mockAgentWithClient(t);
   for (let i = 0; i < 5; i++) {
     t.equal((await client.execute(agent.url, executeRequest())).ok, true);
     await new Promise((resolve) => setImmediate(resolve));

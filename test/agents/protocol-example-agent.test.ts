@@ -1,30 +1,7 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import t from 'tap';
 import { createAgentClient } from '../../src/adapters/agent-http/client.js';
 import type { ExecuteRequest } from '../../src/schemas/agent-protocol.js';
-import { uninstrumentedEnv } from '../helpers/child-env.js';
-
-/** Starts examples/agent/server.ts as an agent owner would (tsx, PORT env) and returns its URL. */
-async function startExample(t: { teardown(fn: () => unknown): void }): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/agent/server.ts'], {
-    env: uninstrumentedEnv({ ...process.env, PORT: '0' }),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  t.teardown(async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
-  });
-  let output = '';
-  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-    output += chunk.toString('utf8');
-    const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
-    if (match?.[1] !== undefined) return match[1].replace('localhost', '127.0.0.1');
-  }
-  throw new Error(`example agent did not start: ${output}`);
-}
+import { startExampleAgent } from '../helpers/example-agent.js';
 
 const request: ExecuteRequest = {
   input: { prompt: 'The cat sat. The cat slept!', context: {} },
@@ -32,7 +9,7 @@ const request: ExecuteRequest = {
 };
 
 t.test('the example agent answers health, info, execute and streaming execute per the protocol', async (t) => {
-  const url = await startExample(t);
+  const url = await startExampleAgent(t);
   const client = createAgentClient({ allowPrivate: true });
   t.teardown(() => client.close());
 
@@ -52,7 +29,7 @@ t.test('the example agent answers health, info, execute and streaming execute pe
 });
 
 t.test('the example agent gives up with a failure body when metadata.timeout is too short', async (t) => {
-  const url = await startExample(t);
+  const url = await startExampleAgent(t);
   const client = createAgentClient({ allowPrivate: true });
   t.teardown(() => client.close());
   // The agent's 50 ms of work cannot fit in 10 ms; give the client room to read its answer.

@@ -4,26 +4,14 @@
  * (JSON only, an object result, valid types, the size cap) stays strict.
  */
 import t from 'tap';
-import { createAgentClient } from '../../src/adapters/agent-http/client.js';
-import type { AgentClient } from '../../src/adapters/agent-http/client.js';
 import type { ExecuteRequest } from '../../src/schemas/agent-protocol.js';
-import { startMockAgent } from '../fixtures/mock-agent-fleet.js';
-import type { MockAgentConfig, MockAgent } from '../fixtures/mock-agent-fleet.js';
+import type { MockAgentConfig } from '../fixtures/mock-agent-fleet.js';
+import { mockAgentWithClient } from '../helpers/agents.js';
 
 const request: ExecuteRequest = {
   input: { prompt: 'Summarise', context: {} },
   metadata: { requestId: 'req_lenient', userId: 'acct_1', timeout: 5_000 },
 };
-
-async function setup(t: { teardown(fn: () => unknown): void }, config: MockAgentConfig): Promise<{ agent: MockAgent; client: AgentClient }> {
-  const agent = await startMockAgent(config);
-  const client = createAgentClient({ allowPrivate: true });
-  t.teardown(async () => {
-    await client.close();
-    await agent.close();
-  });
-  return { agent, client };
-}
 
 /** An agent answering 200 with exactly this JSON body. */
 function rawBody(body: unknown): MockAgentConfig {
@@ -32,7 +20,7 @@ function rawBody(body: unknown): MockAgentConfig {
 
 t.test('a success without metadata.cost is a success with cost null (the caller charges the base price)', async (t) => {
   // Spreading `cost: undefined` over the mock's metadata drops the field from the JSON it sends.
-  const { client, agent } = await setup(t, { output: { answer: 'ok' }, metadata: { cost: undefined, model: 'm-1' } });
+  const { client, agent } = await mockAgentWithClient(t, { output: { answer: 'ok' }, metadata: { cost: undefined, model: 'm-1' } });
   const outcome = await client.execute(agent.url, request);
   t.equal(outcome.ok, true, JSON.stringify(outcome));
   if (!outcome.ok) return;
@@ -43,7 +31,7 @@ t.test('a success without metadata.cost is a success with cost null (the caller 
 });
 
 t.test('a success without metadata.duration gets the measured duration', async (t) => {
-  const { client, agent } = await setup(t, { output: { answer: 'ok' }, cost: 0.5, latencyMs: 60, metadata: { duration: undefined } });
+  const { client, agent } = await mockAgentWithClient(t, { output: { answer: 'ok' }, cost: 0.5, latencyMs: 60, metadata: { duration: undefined } });
   const outcome = await client.execute(agent.url, request);
   t.equal(outcome.ok, true, JSON.stringify(outcome));
   if (!outcome.ok) return;
@@ -54,7 +42,7 @@ t.test('a success without metadata.duration gets the measured duration', async (
 
 t.test('a success with empty metadata, or none at all, is a success', async (t) => {
   for (const body of [{ result: { answer: 'a' }, metadata: {} }, { result: { answer: 'a' } }]) {
-    const { client, agent } = await setup(t, rawBody(body));
+    const { client, agent } = await mockAgentWithClient(t, rawBody(body));
     const outcome = await client.execute(agent.url, request);
     t.equal(outcome.ok, true, `${JSON.stringify(body)} → ${JSON.stringify(outcome)}`);
     if (!outcome.ok) continue;
@@ -65,7 +53,7 @@ t.test('a success with empty metadata, or none at all, is a success', async (t) 
 });
 
 t.test('fields outside the protocol are not kept from the metadata', async (t) => {
-  const { client, agent } = await setup(t, rawBody({ result: { a: 1 }, metadata: { cost: 0.1, duration: 7, secretTrace: 'x'.repeat(1000) } }));
+  const { client, agent } = await mockAgentWithClient(t, rawBody({ result: { a: 1 }, metadata: { cost: 0.1, duration: 7, secretTrace: 'x'.repeat(1000) } }));
   const outcome = await client.execute(agent.url, request);
   t.equal(outcome.ok, true);
   if (outcome.ok) t.same(outcome.metadata, { cost: 0.1, duration: 7 });
@@ -81,7 +69,7 @@ t.test('leniency stops where users need protection', async (t) => {
     ['no result', { metadata: { cost: 0 } }, /result/],
   ];
   for (const [name, body, field] of cases) {
-    const { client, agent } = await setup(t, rawBody(body));
+    const { client, agent } = await mockAgentWithClient(t, rawBody(body));
     const outcome = await client.execute(agent.url, request);
     t.equal(outcome.ok, false, name);
     if (outcome.ok) continue;
@@ -91,7 +79,7 @@ t.test('leniency stops where users need protection', async (t) => {
 });
 
 t.test('a failure body without metadata keeps its error message and reports no cost', async (t) => {
-  const { client, agent } = await setup(t, { failure: { mode: 'status', status: 500, body: JSON.stringify({ result: null, error: 'quota exhausted' }) } });
+  const { client, agent } = await mockAgentWithClient(t, { failure: { mode: 'status', status: 500, body: JSON.stringify({ result: null, error: 'quota exhausted' }) } });
   const outcome = await client.execute(agent.url, request);
   t.equal(outcome.ok, false);
   if (outcome.ok) return;

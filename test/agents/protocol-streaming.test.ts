@@ -1,30 +1,17 @@
 import fc from 'fast-check';
 import t from 'tap';
-import { createAgentClient } from '../../src/adapters/agent-http/client.js';
-import type { AgentClient } from '../../src/adapters/agent-http/client.js';
 import type { ExecuteRequest } from '../../src/schemas/agent-protocol.js';
 import { SseDecoder } from '../../src/adapters/agent-http/sse.js';
-import { startMockAgent } from '../fixtures/mock-agent-fleet.js';
-import type { MockAgent, MockAgentConfig } from '../fixtures/mock-agent-fleet.js';
+import { mockAgentWithClient } from '../helpers/agents.js';
 
 const request: ExecuteRequest = {
   input: { prompt: 'Write a haiku', context: {} },
   metadata: { requestId: 'req_sse', userId: 'acct_1', timeout: 5_000 },
 };
 
-async function setup(t: { teardown(fn: () => unknown): void }, config: MockAgentConfig): Promise<{ agent: MockAgent; client: AgentClient }> {
-  const agent = await startMockAgent(config);
-  const client = createAgentClient({ allowPrivate: true });
-  t.teardown(async () => {
-    await client.close();
-    await agent.close();
-  });
-  return { agent, client };
-}
-
 t.test('streamed chunks reach the listener in order and the final event is the outcome', async (t) => {
   const chunks = ['An old ', 'silent pond— ', 'a frog ', 'jumps in'];
-  const { agent, client } = await setup(t, { stream: { chunks, chunkDelayMs: 5 }, cost: 0.02 });
+  const { agent, client } = await mockAgentWithClient(t, { stream: { chunks, chunkDelayMs: 5 }, cost: 0.02 });
   const seen: string[] = [];
   const outcome = await client.executeStreaming(agent.url, request, (text) => seen.push(text));
   t.same(seen, chunks);
@@ -36,7 +23,7 @@ t.test('streamed chunks reach the listener in order and the final event is the o
 });
 
 t.test('chunks are forwarded while the stream is still open', async (t) => {
-  const { agent, client } = await setup(t, { stream: { chunks: ['first', 'second'], chunkDelayMs: 300 } });
+  const { agent, client } = await mockAgentWithClient(t, { stream: { chunks: ['first', 'second'], chunkDelayMs: 300 } });
   let firstAtMs = 0;
   const startedMs = Date.now();
   const outcome = await client.executeStreaming(agent.url, request, (text) => {
@@ -47,13 +34,13 @@ t.test('chunks are forwarded while the stream is still open', async (t) => {
 });
 
 t.test('the streaming call asks the agent for an event stream', async (t) => {
-  const { agent, client } = await setup(t, { stream: { chunks: ['x'] } });
+  const { agent, client } = await mockAgentWithClient(t, { stream: { chunks: ['x'] } });
   await client.executeStreaming(agent.url, request, () => undefined);
   t.match(agent.requests[0]?.headers.accept, /text\/event-stream/);
 });
 
 t.test('a stream that ends without a final event is invalid_shape, after its chunks were forwarded', async (t) => {
-  const { agent, client } = await setup(t, { stream: { chunks: ['partial'], end: 'none' } });
+  const { agent, client } = await mockAgentWithClient(t, { stream: { chunks: ['partial'], end: 'none' } });
   const seen: string[] = [];
   const outcome = await client.executeStreaming(agent.url, request, (text) => seen.push(text));
   t.same(seen, ['partial']);
@@ -62,7 +49,7 @@ t.test('a stream that ends without a final event is invalid_shape, after its chu
 });
 
 t.test('a stream whose final event is a failure body is an agent_error with its cost', async (t) => {
-  const { agent, client } = await setup(t, { stream: { chunks: ['a'], end: 'error' }, cost: 0.007 });
+  const { agent, client } = await mockAgentWithClient(t, { stream: { chunks: ['a'], end: 'error' }, cost: 0.007 });
   const outcome = await client.executeStreaming(agent.url, request, () => undefined);
   t.equal(outcome.ok, false);
   if (outcome.ok) return;
@@ -72,21 +59,21 @@ t.test('a stream whose final event is a failure body is an agent_error with its 
 
 t.test('a stream longer than the cap is too_large', async (t) => {
   const big = 'y'.repeat(10_000);
-  const { agent, client } = await setup(t, { stream: { chunks: Array.from({ length: 20 }, () => big) } });
+  const { agent, client } = await mockAgentWithClient(t, { stream: { chunks: Array.from({ length: 20 }, () => big) } });
   const outcome = await client.executeStreaming(agent.url, request, () => undefined, { maxBytes: 50_000 });
   t.equal(outcome.ok, false);
   if (!outcome.ok) t.equal(outcome.kind, 'too_large');
 });
 
 t.test('a stream that outlives metadata.timeout is a timeout', async (t) => {
-  const { agent, client } = await setup(t, { stream: { chunks: ['a', 'b', 'c'], chunkDelayMs: 200 } });
+  const { agent, client } = await mockAgentWithClient(t, { stream: { chunks: ['a', 'b', 'c'], chunkDelayMs: 200 } });
   const outcome = await client.executeStreaming(agent.url, { ...request, metadata: { ...request.metadata, timeout: 250 } }, () => undefined);
   t.equal(outcome.ok, false);
   if (!outcome.ok) t.equal(outcome.kind, 'timeout');
 });
 
 t.test('a listener that throws ends the call as aborted instead of throwing', async (t) => {
-  const { agent, client } = await setup(t, { stream: { chunks: ['a', 'b'] } });
+  const { agent, client } = await mockAgentWithClient(t, { stream: { chunks: ['a', 'b'] } });
   const outcome = await client.executeStreaming(agent.url, request, () => {
     throw new Error('listener bug');
   });
@@ -97,14 +84,14 @@ t.test('a listener that throws ends the call as aborted instead of throwing', as
 });
 
 t.test('plain execute accepts a streamed answer and returns its final result', async (t) => {
-  const { agent, client } = await setup(t, { stream: { chunks: ['x', 'y'] } });
+  const { agent, client } = await mockAgentWithClient(t, { stream: { chunks: ['x', 'y'] } });
   const outcome = await client.execute(agent.url, request);
   t.equal(outcome.ok, true);
   if (outcome.ok) t.same(outcome.result, { answer: 'xy' });
 });
 
 t.test('executeStreaming against an agent that answers JSON returns the JSON outcome', async (t) => {
-  const { agent, client } = await setup(t, { output: { answer: 'plain' } });
+  const { agent, client } = await mockAgentWithClient(t, { output: { answer: 'plain' } });
   const seen: string[] = [];
   const outcome = await client.executeStreaming(agent.url, request, (text) => seen.push(text));
   t.same(seen, []);

@@ -3,8 +3,7 @@
  * deliberately broken agent names each mistake with its fix and exits 1, and a loopback URL is
  * refused without --allow-private.
  */
-import { execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
@@ -12,6 +11,7 @@ import { checkAgent, type CheckReport } from '../../src/cli/conformance.js';
 import { packageRoot } from '../../src/support/paths.js';
 import { startBrokenAgent } from '../fixtures/broken-agent.js';
 import { uninstrumentedEnv } from '../helpers/child-env.js';
+import { startExampleAgent } from '../helpers/example-agent.js';
 
 const run = promisify(execFile);
 
@@ -25,33 +25,12 @@ function baton(...args: string[]): Promise<{ stdout: string; stderr: string; cod
   );
 }
 
-async function startExample(t: { teardown(fn: () => unknown): void }): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'examples/agent/server.ts'], {
-    cwd: packageRoot,
-    env: uninstrumentedEnv({ ...process.env, PORT: '0' }),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  t.teardown(async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
-  });
-  let output = '';
-  for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-    output += chunk.toString('utf8');
-    const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
-    if (match?.[1] !== undefined) return match[1].replace('localhost', '127.0.0.1');
-  }
-  throw new Error(`example agent did not start: ${output}`);
-}
-
 function byCheck(report: CheckReport): Record<string, { status: string; summary: string; fix?: string }> {
   return Object.fromEntries(report.findings.map((f) => [f.check, f]));
 }
 
 t.test('the example agent passes every check and the command exits 0', async (t) => {
-  const url = await startExample(t);
+  const url = await startExampleAgent(t);
   const result = await baton('agent', 'check', url, '--allow-private');
   t.equal(result.code, 0, result.stdout + result.stderr);
   for (const check of ['url', 'health', 'info', 'execute', 'streaming', 'deadline', 'failure-body', 'request-size']) {

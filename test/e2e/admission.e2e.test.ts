@@ -5,22 +5,14 @@
  */
 import t from 'tap';
 import { registerAgents } from '../helpers/agents.js';
+import { waitForExecutionEnd } from '../helpers/executions.js';
 import { api, createAccountWithKey, startServer } from '../helpers/server.js';
 
 const server = await startServer(t, { mode: 'embedded', env: { BATON_MAX_BACKLOG: '4' } });
 
 type Json = Record<string, unknown>;
 
-async function waitForEnd(key: string, id: string, timeoutMs = 60_000): Promise<Json> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api(server, 'GET', `/v1/executions/${id}`, { key });
-    if (res.status !== 200) throw new Error(`status read failed: ${res.status} ${res.text}`);
-    if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(res.body.status as string)) return res.body;
-    if (Date.now() > deadline) throw new Error(`execution ${id} still ${res.body.status as string}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const waitForEnd = (key: string, id: string): Promise<Json> => waitForExecutionEnd(server, key, id, 60_000);
 
 t.test('a flood past the backlog bound gets 503 OVERLOADED + Retry-After, and every accepted execution completes', async (t) => {
   const { key } = await createAccountWithKey(server, 'ENTERPRISE');

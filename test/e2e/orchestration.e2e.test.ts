@@ -6,6 +6,7 @@
 import t, { type Test } from 'tap';
 import type { MockAgent, MockAgentConfig } from '../fixtures/mock-agent-fleet.js';
 import { registerAgents } from '../helpers/agents.js';
+import { waitForExecutionEnd } from '../helpers/executions.js';
 import { api, createAccountWithKey, startServer } from '../helpers/server.js';
 
 const server = await startServer(t, { mode: 'embedded' });
@@ -36,16 +37,7 @@ function only(ids: string[]) {
   return { requiredCapabilities: [], minConfidence: 0, maxAgents: ids.length };
 }
 
-async function waitForEnd(key: string, id: string, timeoutMs = 15_000): Promise<Json> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api(server, 'GET', `/v1/executions/${id}`, { key });
-    if (res.status !== 200) throw new Error(`status read failed: ${res.status} ${res.text}`);
-    if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(res.body.status as string)) return res.body;
-    if (Date.now() > deadline) throw new Error(`execution ${id} still ${res.body.status as string}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const waitForEnd = (key: string, id: string): Promise<Json> => waitForExecutionEnd(server, key, id);
 
 t.test('a parallel execution runs every selected agent and merges their outputs', async (t) => {
   const { key, agents } = await setup(t, [agent('alpha', { output: { answer: 'A' }, cost: 0.03 }), agent('beta', { output: { answer: 'B' }, cost: 0.05 })]);

@@ -5,46 +5,14 @@
  * 503 SERVICE_UNAVAILABLE with Retry-After within the deadline, /health still answers, and
  * requests succeed again once the store is back. Needs DATABASE_URL and redis-server.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import t, { type Test } from 'tap';
 import { realDatabaseUrl } from '../helpers/env.js';
+import { hasRedisServer, startRedis, stopRedis } from '../helpers/redis-server.js';
 import { ADMIN_TOKEN, api, createAccountWithKey, freePort, realServersAvailable, startServer, type TestServer } from '../helpers/server.js';
 
 /** Far above the 2 s default deadline: a behaviour bound, not a benchmark. */
 const PROMPT_MS = 6_000;
-
-function hasRedisServer(): boolean {
-  try {
-    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
-    execFileSync('redis-cli', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    try {
-      execFileSync('redis-cli', ['-p', String(port), 'ping'], { stdio: 'ignore' });
-      return child;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  child.kill('SIGKILL');
-  throw new Error('redis-server did not start');
-}
-
-async function stopRedis(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 /** A TCP proxy to Postgres that can stop forwarding (a hung server or a dropped network path). */
 interface FreezableProxy {

@@ -4,40 +4,10 @@
  * returns. Uses a private redis-server on a free port that the test stops and restarts; needs
  * DATABASE_URL and the redis-server binary, skipped otherwise.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import t from 'tap';
 import { realDatabaseUrl } from '../helpers/env.js';
+import { hasRedisServer, startRedis, stopRedis } from '../helpers/redis-server.js';
 import { api, createAccountWithKey, freePort, startServer } from '../helpers/server.js';
-
-function hasRedisServer(): boolean {
-  try {
-    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    try {
-      execFileSync('redis-cli', ['-p', String(port), 'ping'], { stdio: 'ignore' });
-      return child;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error('redis-server did not start');
-}
-
-async function stopRedis(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 if (realDatabaseUrl === null || !hasRedisServer()) {
   t.pass('skipped: needs DATABASE_URL and redis-server');

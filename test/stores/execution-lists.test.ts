@@ -1,7 +1,12 @@
-/** ExecutionStore.listByAccount: newest first, status filter, keyset pages, account scoping. */
+/**
+ * The newest-first lists (ExecutionStore and WorkflowRunStore listByAccount, one keyset query):
+ * newest first, status filter, keyset pages, account scoping.
+ */
 import t from 'tap';
-import { InvalidListCursor } from '../../src/ports/list-query.js';
+import { InvalidListCursor, type NewestFirstPage, type NewestFirstQuery } from '../../src/ports/list-query.js';
 import { type ExecutionRecord } from '../../src/domain/executions.js';
+import type { WorkflowRunRecord } from '../../src/domain/workflows.js';
+import type { DurableStores } from '../../src/ports/durable.js';
 import { durableKinds, newAccount, openTestDurable } from '../helpers/stores.js';
 
 function execution(id: string, accountId: string, createdAt: string, status: ExecutionRecord['status'] = 'PENDING'): ExecutionRecord {
@@ -13,39 +18,74 @@ function execution(id: string, accountId: string, createdAt: string, status: Exe
   };
 }
 
+function run(id: string, accountId: string, createdAt: string): WorkflowRunRecord {
+  return {
+    id, accountId, status: 'running', workflow: { slug: 'wf', name: 'Workflow', steps: [] }, task: 't', metadata: {},
+    conversationId: null, finalAnswer: null, error: null, checkpoint: null, createdAt, completedAt: null,
+  };
+}
+
+/** One list under test: how to add an item, fail one, and read a page. */
+interface List {
+  readonly name: string;
+  readonly failed: string;
+  insert(stores: DurableStores, id: string, accountId: string, createdAt: string): Promise<unknown>;
+  fail(stores: DurableStores, id: string): Promise<unknown>;
+  list(stores: DurableStores, accountId: string, query: NewestFirstQuery<string>): Promise<NewestFirstPage<{ id: string }>>;
+}
+
+const LISTS: readonly List[] = [
+  {
+    name: 'execution',
+    failed: 'FAILED',
+    insert: (stores, id, accountId, at) => stores.executions.insert(execution(id, accountId, at)),
+    fail: (stores, id) => stores.executions.transition(id, ['PENDING'], 'FAILED', {}),
+    list: (stores, accountId, query) => stores.executions.listByAccount(accountId, query as NewestFirstQuery<ExecutionRecord['status']>),
+  },
+  {
+    name: 'workflow run',
+    failed: 'failed',
+    insert: (stores, id, accountId, at) => stores.workflowRuns.insert(run(id, accountId, at), 'owner', 60_000),
+    fail: (stores, id) => stores.workflowRuns.transition(id, ['running'], 'failed', {}),
+    list: (stores, accountId, query) => stores.workflowRuns.listByAccount(accountId, query as NewestFirstQuery<WorkflowRunRecord['status']>),
+  },
+];
+
 for (const kind of durableKinds()) {
-  t.test(`execution lists (${kind})`, async (t) => {
-    const stores = await openTestDurable(t, kind);
-    const account = await stores.accounts.create(newAccount());
-    const other = await stores.accounts.create(newAccount());
-    // Two share a creation time, so the id breaks the tie and paging must not skip either.
-    const times = ['2026-01-01T00:00:01.000Z', '2026-01-01T00:00:02.000Z', '2026-01-01T00:00:02.000Z', '2026-01-01T00:00:03.000Z', '2026-01-01T00:00:04.000Z'];
-    await Promise.all(times.map((at, i) => stores.executions.insert(execution(`exec_l${i}`, account.id, at))));
-    await stores.executions.insert(execution('exec_other', other.id, '2026-01-01T00:00:05.000Z'));
-    await stores.executions.transition('exec_l1', ['PENDING'], 'FAILED', {});
+  for (const list of LISTS) {
+    t.test(`${list.name} lists (${kind})`, async (t) => {
+      const stores = await openTestDurable(t, kind);
+      const account = await stores.accounts.create(newAccount());
+      const other = await stores.accounts.create(newAccount());
+      // Two share a creation time, so the id breaks the tie and paging must not skip either.
+      const times = ['2026-01-01T00:00:01.000Z', '2026-01-01T00:00:02.000Z', '2026-01-01T00:00:02.000Z', '2026-01-01T00:00:03.000Z', '2026-01-01T00:00:04.000Z'];
+      await Promise.all(times.map((at, i) => list.insert(stores, `exec_l${i}`, account.id, at)));
+      await list.insert(stores, 'exec_other', other.id, '2026-01-01T00:00:05.000Z');
+      await list.fail(stores, 'exec_l1');
 
-    t.test('pages walk every execution of the account once, newest first', async (t) => {
-      const seen: string[] = [];
-      let after: string | null = null;
-      for (let guard = 0; guard < 10; guard++) {
-        const page = await stores.executions.listByAccount(account.id, { status: null, limit: 2, after });
-        seen.push(...page.items.map((r) => r.id));
-        after = page.nextCursor;
-        if (after === null) break;
-      }
-      t.same(seen, ['exec_l4', 'exec_l3', 'exec_l2', 'exec_l1', 'exec_l0']);
-    });
+      t.test('pages walk every item of the account once, newest first', async (t) => {
+        const seen: string[] = [];
+        let after: string | null = null;
+        for (let guard = 0; guard < 10; guard++) {
+          const page: NewestFirstPage<{ id: string }> = await list.list(stores, account.id, { status: null, limit: 2, after });
+          seen.push(...page.items.map((r) => r.id));
+          after = page.nextCursor;
+          if (after === null) break;
+        }
+        t.same(seen, ['exec_l4', 'exec_l3', 'exec_l2', 'exec_l1', 'exec_l0']);
+      });
 
-    t.test('the status filter and account scoping apply', async (t) => {
-      const failed = await stores.executions.listByAccount(account.id, { status: 'FAILED', limit: 10, after: null });
-      t.same(failed.items.map((r) => r.id), ['exec_l1']);
-      t.equal(failed.nextCursor, null);
-      const others = await stores.executions.listByAccount(other.id, { status: null, limit: 10, after: null });
-      t.same(others.items.map((r) => r.id), ['exec_other']);
-    });
+      t.test('the status filter and account scoping apply', async (t) => {
+        const failed = await list.list(stores, account.id, { status: list.failed, limit: 10, after: null });
+        t.same(failed.items.map((r) => r.id), ['exec_l1']);
+        t.equal(failed.nextCursor, null);
+        const others = await list.list(stores, other.id, { status: null, limit: 10, after: null });
+        t.same(others.items.map((r) => r.id), ['exec_other']);
+      });
 
-    t.test('a cursor the store did not issue is refused', async (t) => {
-      await t.rejects(stores.executions.listByAccount(account.id, { status: null, limit: 2, after: 'bm9wZQ' }), InvalidListCursor);
+      t.test('a cursor the store did not issue is refused', async (t) => {
+        await t.rejects(list.list(stores, account.id, { status: null, limit: 2, after: 'bm9wZQ' }), InvalidListCursor);
+      });
     });
-  });
+  }
 }

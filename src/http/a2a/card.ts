@@ -43,12 +43,6 @@ export interface LegacyAgentCardJson {
   readonly security: Array<Record<string, string[]>>;
 }
 
-interface WorkflowSummary {
-  readonly slug: string;
-  readonly name: string;
-  readonly description?: string | null;
-}
-
 /** Whether the principal may see workflows as skills (the permission of listing them or running them). */
 export function seesWorkflows(principal: Principal): boolean {
   if (principal.kind !== 'key') return false;
@@ -59,7 +53,7 @@ export function seesWorkflows(principal: Principal): boolean {
 export async function buildCard(principal: Principal, workflows: WorkflowsService, publicUrl: string): Promise<LegacyAgentCardJson> {
   const skills: CardSkill[] = [];
   if (principal.kind === 'key' && seesWorkflows(principal)) {
-    const listed = (await workflows.list(principal.account.id)).body as { workflows: WorkflowSummary[] };
+    const listed = await workflows.list(principal.account.id);
     for (const workflow of listed.workflows) {
       skills.push({
         id: workflow.slug,

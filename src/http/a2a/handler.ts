@@ -117,7 +117,7 @@ export class BatonA2aHandler implements A2ARequestHandler {
   async cancelTask(params: CancelTaskRequest, _context: ServerCallContext): Promise<Task> {
     return guard(async () => {
       this.#require(Permission.WORKFLOWS_RUN);
-      const cancelled = (await this.#services.workflows.cancel(this.#accountId, params.id)).body as RunView;
+      const cancelled = await this.#services.workflows.cancel(this.#accountId, params.id);
       return this.#task(cancelled);
     });
   }
@@ -171,7 +171,7 @@ export class BatonA2aHandler implements A2ARequestHandler {
     const metadata: Record<string, unknown> = { ...(message.metadata ?? {}), conversation_id: message.contextId !== '' ? message.contextId : randomUUID() };
     delete metadata.skill;
     delete metadata.workflow;
-    const started = (await this.#services.workflows.run(this.#accountId, slug, runBody.parse({ task, metadata }))).body as { execution_id: string };
+    const started = await this.#services.workflows.run(this.#accountId, slug, runBody.parse({ task, metadata }));
     return { view: await this.#view(started.execution_id), decided: null };
   }
 
@@ -194,7 +194,7 @@ export class BatonA2aHandler implements A2ARequestHandler {
       if (typeof named !== 'string' || named === '' || named.length > 100) throw LegacyA2AError.invalidParams('metadata.skill must be a workflow slug (a string)');
       return named;
     }
-    const listed = (await this.#services.workflows.list(this.#accountId)).body as { workflows: Array<{ slug: string }> };
+    const listed = await this.#services.workflows.list(this.#accountId);
     if (listed.workflows.length === 1) return listed.workflows[0]!.slug;
     throw LegacyA2AError.invalidParams(
       listed.workflows.length === 0
@@ -204,7 +204,7 @@ export class BatonA2aHandler implements A2ARequestHandler {
   }
 
   async #view(id: string): Promise<RunView> {
-    return (await this.#services.workflows.status(this.#accountId, id)).body as RunView;
+    return this.#services.workflows.status(this.#accountId, id);
   }
 
   async #task(view: RunView): Promise<Task> {
@@ -213,7 +213,7 @@ export class BatonA2aHandler implements A2ARequestHandler {
 
   async #approval(view: RunView): Promise<PendingApproval | null> {
     if (!grants(this.#principal.key.permissions, Permission.WORKFLOWS_READ)) return null;
-    const pending = (await this.#services.workflows.listApprovals(this.#accountId, 'pending')).body as { approvals: PendingApproval[] };
+    const pending = await this.#services.workflows.listApprovals(this.#accountId, 'pending');
     return pending.approvals.find((a) => a.approval_id === view.waiting_for_approval) ?? null;
   }
 

@@ -70,8 +70,7 @@ export async function listTools(principal: KeyPrincipal, services: McpToolServic
     });
   }
   if (grants(held, Permission.WORKFLOWS_RUN)) {
-    const listed = await services.workflows.list(principal.account.id);
-    const workflows = (listed.body as { workflows: Array<{ slug: string; name: string; description?: string | null }> }).workflows;
+    const { workflows } = await services.workflows.list(principal.account.id);
     for (const workflow of workflows) {
       tools.push({
         name: `${WORKFLOW_PREFIX}${workflow.slug}`,
@@ -136,7 +135,7 @@ async function executionStatus(principal: KeyPrincipal, services: McpToolService
     }
   }
   requirePermission(principal, Permission.WORKFLOWS_READ);
-  return result(runStatus((await services.workflows.status(accountId, executionId)).body as RunView), false);
+  return result(runStatus(await services.workflows.status(accountId, executionId)), false);
 }
 
 interface RunView {
@@ -162,10 +161,9 @@ async function runWorkflow(principal: KeyPrincipal, services: McpToolServices, s
   requirePermission(principal, Permission.WORKFLOWS_RUN);
   const body = runArgs.parse(args ?? {});
   const accountId = principal.account.id;
-  const started = await services.workflows.run(accountId, slug, body);
-  const id = (started.body as { execution_id: string }).execution_id;
+  const id = (await services.workflows.run(accountId, slug, body)).execution_id;
   const waited = await waitFor(
-    async () => (await services.workflows.status(accountId, id)).body as RunView,
+    async (): Promise<RunView> => services.workflows.status(accountId, id),
     (view) => RUN_TERMINAL.has(view.status) || view.waiting_for_approval !== null,
     MAX_TOOL_WAIT_MS,
     signal,

@@ -11,12 +11,15 @@ import type { AgentStatsSnapshot } from '../../domain/agents.js';
 import { probeAgent } from '../../services/agents/registration.js';
 import { agentAlreadyExists, agentNotFound, forbidden, invalidRequest } from '../../domain/errors.js';
 import { json, route } from '../route.js';
-import { microsToUsd, usdToMicros } from '../../logic/orchestration/cost.js';
+import { scopeOf } from '../caller.js';
+import { usdToMicros } from '../../logic/orchestration/cost.js';
+import { toCatalogAgent } from '../../services/agents/directory.js';
 import { AgentRegistration, RegisterA2aAgentBody, RegisterAgentBody, UpdateAgentBody } from '../../schemas/agents.js';
 import { checkContextDepth, SelectionPreviewBody } from '../../schemas/selection.js';
 import type { SelectionPreview } from '../../logic/selection/index.js';
 import type { Services } from '../../services/index.js';
 import { InvalidAgentCursor } from '../../ports/agents.js';
+import { withCursorCheck } from './list-query.js';
 import { type AgentPatch, type AgentRecord } from '../../domain/agents.js';
 import { compile } from '../../schemas/validation.js';
 import { fieldsFromCard, probeAgentCard } from '../../services/agents/a2a-registration.js';
@@ -62,21 +65,11 @@ const ListAgentsQuery = Type.Object({
 const read = { kind: 'permission', permission: Permission.AGENTS_READ, operator: true } as const;
 const write = { kind: 'permission', permission: Permission.AGENTS_WRITE, operator: true } as const;
 
-/** The scope a caller acts in: its account, or null (global) for the operator token. */
-function scopeOf(principal: Principal): string | null {
-  return principal.kind === 'key' ? principal.account.id : null;
-}
-
+/** The API view of an agent: its catalogue fields (as selection reads them), scope, and for its owner how it is called. */
 export function agentView(record: AgentRecord, callerScope: string | null): Record<string, unknown> {
   const owned = record.ownerAccountId === callerScope;
   return {
-    id: record.id,
-    name: record.name,
-    description: record.description,
-    vertical: record.vertical,
-    capabilities: record.capabilities,
-    examples: record.examples,
-    pricing: { model: record.pricingModel, basePrice: microsToUsd(record.basePriceMicroUsd) },
+    ...toCatalogAgent(record),
     scope: record.ownerAccountId === null ? 'global' : 'account',
     protocol: record.a2aCardUrl == null ? 'baton' : 'a2a',
     ...(owned ? { url: record.url, timeoutMs: record.timeoutMs, maxConcurrency: record.maxConcurrency } : {}),
@@ -97,6 +90,11 @@ function statusView(stats: AgentStatsSnapshot): Record<string, unknown> {
     lastHealthCheckAt: stats.lastHealthCheckAtMs === null ? null : new Date(stats.lastHealthCheckAtMs).toISOString(),
     lastHealthError: stats.lastHealthError,
   };
+}
+
+/** The agent view with this worker's health and circuit state of it, when it has any. */
+function agentDetailView(record: AgentRecord, callerScope: string | null, stats: AgentStatsSnapshot | undefined): Record<string, unknown> {
+  return { ...agentView(record, callerScope), ...(stats !== undefined ? { status: statusView(stats) } : {}) };
 }
 
 function previewView(preview: SelectionPreview, names: (id: string) => { name: string; vertical: string } | undefined): Record<string, unknown> {
@@ -214,23 +212,20 @@ export function agentRoutes(services: Services) {
         const vertical = queryText(query, 'vertical', 64);
         const capability = queryText(query, 'capability', 128);
         const after = queryText(query, 'cursor', 200);
-        try {
-          const page = await store.listVisible(scope, {
-            limit: queryLimit(query),
-            ...(vertical !== undefined ? { vertical } : {}),
-            ...(capability !== undefined ? { capability } : {}),
-            ...(after !== undefined ? { after } : {}),
-          });
-          // Health and circuit state come from this worker's in-memory view, so listing them is free.
-          const agents = page.agents.map((a) => {
-            const stats = directory.stats(scope, a.id);
-            return { ...agentView(a, scope), ...(stats !== undefined ? { status: statusView(stats) } : {}) };
-          });
-          return json(200, { agents, nextCursor: page.nextCursor });
-        } catch (error) {
-          if (error instanceof InvalidAgentCursor) throw invalidRequest('cursor', "'cursor' is not a cursor this service issued");
-          throw error;
-        }
+        const limit = queryLimit(query);
+        const page = await withCursorCheck(
+          () =>
+            store.listVisible(scope, {
+              limit,
+              ...(vertical !== undefined ? { vertical } : {}),
+              ...(capability !== undefined ? { capability } : {}),
+              ...(after !== undefined ? { after } : {}),
+            }),
+          InvalidAgentCursor,
+        );
+        // Health and circuit state come from this worker's in-memory view, so listing them is free.
+        const agents = page.agents.map((a) => agentDetailView(a, scope, directory.stats(scope, a.id)));
+        return json(200, { agents, nextCursor: page.nextCursor });
       },
     }),
     route({
@@ -260,8 +255,7 @@ export function agentRoutes(services: Services) {
         const id = params.id!;
         const record = await store.getVisible(scope, id);
         if (record === null) throw agentNotFound(id);
-        const stats = directory.stats(scope, id);
-        return json(200, { ...agentView(record, scope), ...(stats !== undefined ? { status: statusView(stats) } : {}) });
+        return json(200, agentDetailView(record, scope, directory.stats(scope, id)));
       },
     }),
     route({

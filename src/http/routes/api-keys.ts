@@ -5,6 +5,7 @@
  */
 import { Permission } from '../../services/auth/permissions.js';
 import { asKey } from '../../services/auth/principal.js';
+import { accountIdOf } from '../caller.js';
 import { activityView, issuedKeyView, issueKey, keyView } from '../../services/api-keys.js';
 import { accountNotFound, forbidden, invalidRequest, keyNotFound } from '../../domain/errors.js';
 import { json, route } from '../route.js';
@@ -59,7 +60,7 @@ export function apiKeyRoutes(services: Services) {
       access: manage,
       doc: { summary: "List the account's keys", responses: { 200: ApiKeyList } },
       handle: async (ctx) => {
-        const keys = await apiKeys.listByAccount(asKey(ctx.principal).account.id);
+        const keys = await apiKeys.listByAccount(accountIdOf(ctx.principal));
         return json(200, { keys: keys.map(keyView) });
       },
     }),
@@ -70,7 +71,7 @@ export function apiKeyRoutes(services: Services) {
       body: updateBody,
       doc: { summary: 'Deactivate or reactivate a key', responses: { 200: ApiKey }, errors: ['KEY_NOT_FOUND'] },
       handle: async (ctx) => {
-        const accountId = asKey(ctx.principal).account.id;
+        const accountId = accountIdOf(ctx.principal);
         const updated = await apiKeys.setActive(accountId, ctx.params.id!, ctx.body.isActive);
         if (updated === null) throw keyNotFound(ctx.params.id!);
         // Reactivation evicts too: caches may hold the deactivated row.
@@ -84,7 +85,7 @@ export function apiKeyRoutes(services: Services) {
       access: manage,
       doc: { summary: 'Delete a key (permanent, immediate)', responses: { 200: Deleted }, errors: ['KEY_NOT_FOUND'] },
       handle: async (ctx) => {
-        const accountId = asKey(ctx.principal).account.id;
+        const accountId = accountIdOf(ctx.principal);
         const removed = await apiKeys.delete(accountId, ctx.params.id!);
         if (removed === null) throw keyNotFound(ctx.params.id!);
         await services.revocations.revoke(removed.keyHash);
@@ -97,7 +98,7 @@ export function apiKeyRoutes(services: Services) {
       access: manage,
       doc: { summary: "A key's usage counts and recent requests", responses: { 200: ApiKeyActivity }, errors: ['KEY_NOT_FOUND'] },
       handle: async (ctx) => {
-        const key = await apiKeys.get(asKey(ctx.principal).account.id, ctx.params.id!);
+        const key = await apiKeys.get(accountIdOf(ctx.principal), ctx.params.id!);
         if (key === null) throw keyNotFound(ctx.params.id!);
         return json(200, activityView(await usage.activity(key.id, new Date(), RECENT_REQUESTS)));
       },

@@ -6,13 +6,14 @@
  */
 import { Permission } from '../../services/auth/permissions.js';
 import { asKey } from '../../services/auth/principal.js';
+import { accountIdOf } from '../caller.js';
 import { invalidRequest } from '../../domain/errors.js';
 import { json, route, type StreamReply } from '../route.js';
 import type { OrchestrationService } from '../../services/orchestration/service.js';
 import { OrchestrateBody } from '../../schemas/orchestrate.js';
 import type { ExecutionStatusName } from '../../domain/executions.js';
 import type { WebhookStore } from '../../ports/webhooks.js';
-import { newestFirstQuery, withCursorCheck } from './list-query.js';
+import { newestFirstPageSchema, newestFirstQuery, newestFirstQuerySchema, withCursorCheck } from './list-query.js';
 import { compile } from '../../schemas/validation.js';
 import { toDeliveryView } from '../../logic/webhooks/outbox.js';
 import { Execution, ExecutionCreated, WebhookDeliveryList } from '../../schemas/responses/executions.js';
@@ -67,16 +68,12 @@ export function executionRoutes(orchestration: OrchestrationService, webhooks: P
       access: { kind: 'permission', permission: Permission.EXECUTIONS_READ },
       doc: {
         summary: "The caller's executions, newest first, a page at a time",
-        query: Type.Object({
-          status: Type.Optional(Type.Union(EXECUTION_STATUSES.map((s) => Type.Literal(s)))),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-          cursor: Type.Optional(Type.String({ description: "The previous page's nextCursor" })),
-        }),
-        responses: { 200: Type.Object({ executions: Type.Array(Execution), nextCursor: Type.Union([Type.String(), Type.Null()]) }, { title: 'ExecutionList' }) },
+        query: newestFirstQuerySchema(EXECUTION_STATUSES),
+        responses: { 200: newestFirstPageSchema('executions', Execution, 'ExecutionList') },
       },
       handle: async (ctx) => {
         const query = newestFirstQuery(ctx.query, EXECUTION_STATUSES);
-        const result = await withCursorCheck(() => orchestration.list(asKey(ctx.principal).account.id, query));
+        const result = await withCursorCheck(() => orchestration.list(accountIdOf(ctx.principal), query));
         return json(result.status, result.body);
       },
     }),
@@ -94,7 +91,7 @@ export function executionRoutes(orchestration: OrchestrationService, webhooks: P
       },
       handle: async (ctx) => {
         const waitMs = waitParam(ctx.query);
-        const result = await orchestration.status(asKey(ctx.principal).account.id, ctx.params.id!, waitMs, waitMs > 0 ? ctx.signal : undefined);
+        const result = await orchestration.status(accountIdOf(ctx.principal), ctx.params.id!, waitMs, waitMs > 0 ? ctx.signal : undefined);
         return json(result.status, result.body);
       },
     }),
@@ -109,7 +106,7 @@ export function executionRoutes(orchestration: OrchestrationService, webhooks: P
         errors: ['EXECUTION_NOT_FOUND'],
       },
       handle: async (ctx): Promise<StreamReply> => {
-        const start = await orchestration.openEvents(asKey(ctx.principal).account.id, ctx.params.id!);
+        const start = await orchestration.openEvents(accountIdOf(ctx.principal), ctx.params.id!);
         return { kind: 'stream', start };
       },
     }),
@@ -119,7 +116,7 @@ export function executionRoutes(orchestration: OrchestrationService, webhooks: P
       access: { kind: 'permission', permission: Permission.EXECUTIONS_CANCEL },
       doc: { summary: 'Cancel a pending or running execution', responses: { 200: Execution }, errors: ['EXECUTION_NOT_FOUND', 'EXECUTION_NOT_CANCELLABLE'] },
       handle: async (ctx) => {
-        const result = await orchestration.cancel(asKey(ctx.principal).account.id, ctx.params.id!);
+        const result = await orchestration.cancel(accountIdOf(ctx.principal), ctx.params.id!);
         return json(result.status, result.body);
       },
     }),
@@ -129,7 +126,7 @@ export function executionRoutes(orchestration: OrchestrationService, webhooks: P
       access: { kind: 'permission', permission: Permission.EXECUTIONS_READ },
       doc: { summary: "The execution's webhook deliveries and their attempts", responses: { 200: WebhookDeliveryList }, errors: ['EXECUTION_NOT_FOUND'] },
       handle: async (ctx) => {
-        const accountId = asKey(ctx.principal).account.id;
+        const accountId = accountIdOf(ctx.principal);
         // Reading the execution first keeps another account's id a 404, not an empty list.
         await orchestration.status(accountId, ctx.params.id!);
         const deliveries = await webhooks.listByExecution(accountId, ctx.params.id!);

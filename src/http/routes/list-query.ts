@@ -3,6 +3,7 @@
  * `status` (one of the list's statuses), `limit` (1–100, default 20) and `cursor` (the previous
  * page's `nextCursor`). Bad values are 400 INVALID_REQUEST naming the parameter.
  */
+import { Type, type TSchema } from '@sinclair/typebox';
 import { invalidRequest } from '../../domain/errors.js';
 import { InvalidListCursor, type NewestFirstQuery } from '../../ports/list-query.js';
 
@@ -24,12 +25,29 @@ export function newestFirstQuery<Status extends string>(query: URLSearchParams, 
   return { status, limit, after: cursor === '' ? null : cursor };
 }
 
-/** Runs a list read, turning a foreign cursor into a 400. */
-export async function withCursorCheck<T>(read: () => Promise<T>): Promise<T> {
+/** The query parameters above, for the route's OpenAPI entry. */
+export function newestFirstQuerySchema(statuses: readonly string[]): TSchema {
+  return Type.Object({
+    status: Type.Optional(Type.Union(statuses.map((s) => Type.Literal(s)))),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: NEWEST_FIRST_MAX_LIMIT, default: NEWEST_FIRST_DEFAULT_LIMIT })),
+    cursor: Type.Optional(Type.String({ description: "The previous page's nextCursor" })),
+  });
+}
+
+/** A page of the list, for the route's OpenAPI entry: `{ [field]: item[], nextCursor }`. */
+export function newestFirstPageSchema(field: string, item: TSchema, title: string): TSchema {
+  return Type.Object({ [field]: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()]) }, { title });
+}
+
+/**
+ * Runs a list read, turning a foreign cursor (the store's `foreign` error: InvalidListCursor for
+ * the newest-first lists) into a 400.
+ */
+export async function withCursorCheck<T>(read: () => Promise<T>, foreign: abstract new (...args: never[]) => Error = InvalidListCursor): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    if (error instanceof InvalidListCursor) throw invalidRequest('cursor', "'cursor' is not a cursor this service issued");
+    if (error instanceof foreign) throw invalidRequest('cursor', "'cursor' is not a cursor this service issued");
     throw error;
   }
 }

@@ -4,12 +4,12 @@
  * global; with a key, the key's account's. Runs, streams and approvals of other accounts are 404.
  */
 import { Permission } from '../../services/auth/permissions.js';
-import { asKey, type Principal } from '../../services/auth/principal.js';
+import { accountIdOf, scopeOf } from '../caller.js';
 import { invalidRequest } from '../../domain/errors.js';
 import { json, route, type StreamReply } from '../route.js';
 import { DecisionBody, RunWorkflowBody, WorkflowReplaceBody } from '../../schemas/workflows.js';
 import type { ApprovalStatus, WorkflowRunStatus } from '../../domain/workflows.js';
-import { newestFirstQuery, withCursorCheck } from './list-query.js';
+import { newestFirstPageSchema, newestFirstQuery, newestFirstQuerySchema, withCursorCheck } from './list-query.js';
 import { compile, type Validator } from '../../schemas/validation.js';
 import { workflowBody } from '../../services/workflows/definition.js';
 import type { WorkflowsService } from '../../services/workflows/service.js';
@@ -28,11 +28,6 @@ const decisionBody: Validator<DecisionBody> = {
 const RUN_STATUSES: readonly WorkflowRunStatus[] = ['running', 'completed', 'failed', 'cancelled'];
 const APPROVAL_STATUSES: readonly ApprovalStatus[] = ['pending', 'approved', 'rejected', 'expired', 'cancelled'];
 
-/** The operator writes global definitions; a key writes its account's. */
-function ownerOf(principal: Principal): string | null {
-  return principal.kind === 'operator' ? null : asKey(principal).account.id;
-}
-
 export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admission, 'check'>) {
   const write = { kind: 'permission', permission: Permission.WORKFLOWS_WRITE, operator: true } as const;
   const read = { kind: 'permission', permission: Permission.WORKFLOWS_READ, operator: true } as const;
@@ -43,30 +38,21 @@ export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admi
       access: write,
       body: workflowBody,
       doc: { summary: 'Create a workflow definition', responses: { 201: Workflow }, errors: ['WORKFLOW_ALREADY_EXISTS', 'URL_NOT_ALLOWED'] },
-      handle: async (ctx) => {
-        const result = await workflows.create(ownerOf(ctx.principal), ctx.body);
-        return json(result.status, result.body);
-      },
+      handle: async (ctx) => json(201, await workflows.create(scopeOf(ctx.principal), ctx.body)),
     }),
     route({
       method: 'get',
       path: '/v1/workflows',
       access: read,
       doc: { summary: 'List visible workflow definitions', responses: { 200: WorkflowList } },
-      handle: async (ctx) => {
-        const result = await workflows.list(ownerOf(ctx.principal));
-        return json(result.status, result.body);
-      },
+      handle: async (ctx) => json(200, await workflows.list(scopeOf(ctx.principal))),
     }),
     route({
       method: 'get',
       path: '/v1/workflows/:slug',
       access: read,
       doc: { summary: 'One workflow definition', responses: { 200: Workflow }, errors: ['WORKFLOW_NOT_FOUND'] },
-      handle: async (ctx) => {
-        const result = await workflows.get(ownerOf(ctx.principal), ctx.params.slug!);
-        return json(result.status, result.body);
-      },
+      handle: async (ctx) => json(200, await workflows.get(scopeOf(ctx.principal), ctx.params.slug!)),
     }),
     route({
       method: 'put',
@@ -74,10 +60,7 @@ export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admi
       access: write,
       body: replaceBody,
       doc: { summary: 'Replace a workflow definition', responses: { 200: Workflow }, errors: ['WORKFLOW_NOT_FOUND', 'URL_NOT_ALLOWED'] },
-      handle: async (ctx) => {
-        const result = await workflows.replace(ownerOf(ctx.principal), ctx.params.slug!, ctx.body);
-        return json(result.status, result.body);
-      },
+      handle: async (ctx) => json(200, await workflows.replace(scopeOf(ctx.principal), ctx.params.slug!, ctx.body)),
     }),
     route({
       method: 'del',
@@ -85,7 +68,7 @@ export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admi
       access: write,
       doc: { summary: 'Delete a workflow definition', responses: { 204: null }, errors: ['WORKFLOW_NOT_FOUND'] },
       handle: async (ctx) => {
-        await workflows.remove(ownerOf(ctx.principal), ctx.params.slug!);
+        await workflows.remove(scopeOf(ctx.principal), ctx.params.slug!);
         return { kind: 'empty', status: 204 };
       },
     }),
@@ -97,8 +80,7 @@ export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admi
       doc: { summary: 'Start a run; follow it on stream_url', responses: { 200: WorkflowRunStarted }, errors: ['WORKFLOW_NOT_FOUND', 'QUEUE_FULL'] },
       handle: async (ctx) => {
         admission.check();
-        const result = await workflows.run(asKey(ctx.principal).account.id, ctx.params.slug!, ctx.body);
-        return json(result.status, result.body);
+        return json(200, await workflows.run(accountIdOf(ctx.principal), ctx.params.slug!, ctx.body));
       },
     }),
     route({
@@ -107,17 +89,12 @@ export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admi
       access: { kind: 'permission', permission: Permission.WORKFLOWS_READ },
       doc: {
         summary: "The caller's workflow runs, newest first, a page at a time",
-        query: Type.Object({
-          status: Type.Optional(Type.Union(RUN_STATUSES.map((s) => Type.Literal(s)))),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-          cursor: Type.Optional(Type.String({ description: "The previous page's nextCursor" })),
-        }),
-        responses: { 200: Type.Object({ runs: Type.Array(WorkflowRun), nextCursor: Type.Union([Type.String(), Type.Null()]) }, { title: 'WorkflowRunList' }) },
+        query: newestFirstQuerySchema(RUN_STATUSES),
+        responses: { 200: newestFirstPageSchema('runs', WorkflowRun, 'WorkflowRunList') },
       },
       handle: async (ctx) => {
         const query = newestFirstQuery(ctx.query, RUN_STATUSES);
-        const result = await withCursorCheck(() => workflows.listRuns(asKey(ctx.principal).account.id, query));
-        return json(result.status, result.body);
+        return json(200, await withCursorCheck(() => workflows.listRuns(accountIdOf(ctx.principal), query)));
       },
     }),
     route({
@@ -125,20 +102,14 @@ export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admi
       path: '/v1/workflows/execute/:id',
       access: { kind: 'permission', permission: Permission.WORKFLOWS_READ },
       doc: { summary: "A run's status and final answer", responses: { 200: WorkflowRun }, errors: ['EXECUTION_NOT_FOUND'] },
-      handle: async (ctx) => {
-        const result = await workflows.status(asKey(ctx.principal).account.id, ctx.params.id!);
-        return json(result.status, result.body);
-      },
+      handle: async (ctx) => json(200, await workflows.status(accountIdOf(ctx.principal), ctx.params.id!)),
     }),
     route({
       method: 'post',
       path: '/v1/workflows/execute/:id/cancel',
       access: { kind: 'permission', permission: Permission.WORKFLOWS_RUN },
       doc: { summary: 'Cancel a run', responses: { 200: WorkflowRun }, errors: ['EXECUTION_NOT_FOUND', 'EXECUTION_NOT_CANCELLABLE'] },
-      handle: async (ctx) => {
-        const result = await workflows.cancel(asKey(ctx.principal).account.id, ctx.params.id!);
-        return json(result.status, result.body);
-      },
+      handle: async (ctx) => json(200, await workflows.cancel(accountIdOf(ctx.principal), ctx.params.id!)),
     }),
     route({
       method: 'get',
@@ -155,7 +126,7 @@ export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admi
       handle: async (ctx): Promise<StreamReply> => {
         // Last-Event-ID as browsers send it on reconnect; `?lastEventId=` for clients that cannot set headers.
         const lastEventId = ctx.headers['last-event-id'] || (ctx.query.get('lastEventId') ?? '');
-        const start = await workflows.openStream(asKey(ctx.principal).account.id, ctx.params.id!, lastEventId);
+        const start = await workflows.openStream(accountIdOf(ctx.principal), ctx.params.id!, lastEventId);
         return { kind: 'stream', start };
       },
     }),
@@ -172,8 +143,7 @@ export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admi
         },
         handle: async (ctx) => {
           const decision = verb === 'approve' ? 'approved' : 'rejected';
-          const result = await workflows.decide(asKey(ctx.principal).account.id, ctx.params.id!, ctx.params.approvalId!, decision, ctx.body.reason ?? null);
-          return json(result.status, result.body);
+          return json(200, await workflows.decide(accountIdOf(ctx.principal), ctx.params.id!, ctx.params.approvalId!, decision, ctx.body.reason ?? null));
         },
       }),
     ),
@@ -191,8 +161,7 @@ export function workflowRoutes(workflows: WorkflowsService, admission: Pick<Admi
         const raw = ctx.query.get('status') ?? 'pending';
         const status = APPROVAL_STATUSES.find((s) => s === raw);
         if (status === undefined) throw invalidRequest('status', `status must be one of ${APPROVAL_STATUSES.join(', ')}`);
-        const result = await workflows.listApprovals(asKey(ctx.principal).account.id, status);
-        return json(result.status, result.body);
+        return json(200, await workflows.listApprovals(accountIdOf(ctx.principal), status));
       },
     }),
   ];

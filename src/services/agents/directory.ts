@@ -157,6 +157,7 @@ class ScopedStats implements ReadonlyMap<string, AgentRuntimeStats> {
   }
 }
 
+/** What selection reads of an agent; also the head of its API view (agentView in src/http/routes/agents.ts). */
 export function toCatalogAgent(record: AgentRecord): CatalogAgent {
   return {
     id: record.id,

@@ -72,6 +72,8 @@ export function workflowView(definition: WorkflowDefinition, scope: WorkflowScop
   };
 }
 
+export type WorkflowView = ReturnType<typeof workflowView>;
+
 /**
  * Reads every `*.yaml`, `*.yml` and `*.json` file of `dir` (not recursive), one definition per
  * file, validated like a POST body. Throws naming the file on the first bad one, so a typo fails

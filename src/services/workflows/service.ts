@@ -38,7 +38,7 @@ import type { NewestFirstQuery } from '../../ports/list-query.js';
 import type { WorkflowRunStore } from '../../ports/workflow-runs.js';
 import type { WorkflowStore } from '../../ports/workflows.js';
 import { exceedsDepth } from '../../schemas/validation.js';
-import { checkDefinition, workflowView, type WorkflowScope } from './definition.js';
+import { checkDefinition, workflowView, type WorkflowScope, type WorkflowView } from './definition.js';
 import { createRunEmitter, streamOf, WorkflowEvent } from '../../logic/workflow-events.js';
 import { estimatedRunMs } from './slots.js';
 import { type RunSlots } from '../../ports/limits.js';
@@ -58,11 +58,6 @@ const CLAIM_BATCH = 100;
 const HEARTBEAT_MS = 15_000;
 const MAX_METADATA_DEPTH = 10;
 const APPROVAL_LIST_LIMIT = 500;
-
-export interface HttpResult {
-  readonly status: number;
-  readonly body: unknown;
-}
 
 export interface WorkflowsDeps {
   readonly workflows: WorkflowStore;
@@ -84,19 +79,23 @@ export interface WorkflowsDeps {
   readonly heartbeatMs?: number;
 }
 
+/**
+ * Answers are the API views (the routes choose the status: 201 for a created definition, else
+ * 200); failures are catalogue errors.
+ */
 export interface WorkflowsService {
-  create(accountId: string | null, body: WorkflowBody): Promise<HttpResult>;
-  list(accountId: string | null): Promise<HttpResult>;
-  get(accountId: string | null, slug: string): Promise<HttpResult>;
-  replace(accountId: string | null, slug: string, body: WorkflowReplaceBody): Promise<HttpResult>;
+  create(accountId: string | null, body: WorkflowBody): Promise<WorkflowView>;
+  list(accountId: string | null): Promise<{ workflows: WorkflowView[] }>;
+  get(accountId: string | null, slug: string): Promise<WorkflowView>;
+  replace(accountId: string | null, slug: string, body: WorkflowReplaceBody): Promise<WorkflowView>;
   remove(accountId: string | null, slug: string): Promise<void>;
-  run(accountId: string, slug: string, body: RunWorkflowBody): Promise<HttpResult>;
-  status(accountId: string, id: string): Promise<HttpResult>;
-  cancel(accountId: string, id: string): Promise<HttpResult>;
-  decide(accountId: string, executionId: string, approvalId: string, decision: 'approved' | 'rejected', reason: string | null): Promise<HttpResult>;
-  listApprovals(accountId: string, status: ApprovalStatus): Promise<HttpResult>;
+  run(accountId: string, slug: string, body: RunWorkflowBody): Promise<RunStartedView>;
+  status(accountId: string, id: string): Promise<RunStatusView>;
+  cancel(accountId: string, id: string): Promise<RunStatusView>;
+  decide(accountId: string, executionId: string, approvalId: string, decision: 'approved' | 'rejected', reason: string | null): Promise<ApprovalView>;
+  listApprovals(accountId: string, status: ApprovalStatus): Promise<{ approvals: ApprovalView[] }>;
   /** The account's runs, newest first, as status views (GET /v1/workflow-runs). */
-  listRuns(accountId: string, query: NewestFirstQuery<WorkflowRunStatus>): Promise<HttpResult>;
+  listRuns(accountId: string, query: NewestFirstQuery<WorkflowRunStatus>): Promise<{ runs: RunStatusView[]; nextCursor: string | null }>;
   /** Checks access now (404 before the stream starts); the returned function feeds a sink. */
   openStream(accountId: string, id: string, lastEventId: string): Promise<(sink: SseSink) => void>;
   stop(): Promise<void>;
@@ -119,6 +118,9 @@ export function runView(record: WorkflowRunRecord) {
   };
 }
 
+/** A started run; a queued one also says its place in the queue. */
+export type RunStartedView = Omit<ReturnType<typeof runView>, 'status'> & { status: WorkflowRunStatus | 'queued'; queue_position?: number; message?: string };
+
 /** `queued`: the run is recorded as running but waits in the concurrency queue for a slot. */
 function statusView(record: WorkflowRunRecord, queued = false) {
   return {
@@ -131,6 +133,8 @@ function statusView(record: WorkflowRunRecord, queued = false) {
     waiting_for_approval: queued ? null : (record.checkpoint?.approvalId ?? null),
   };
 }
+
+export type RunStatusView = ReturnType<typeof statusView>;
 
 function approvalView(a: ApprovalRecord) {
   return {
@@ -146,6 +150,8 @@ function approvalView(a: ApprovalRecord) {
     decided_at: a.decidedAt?.toISOString() ?? null,
   };
 }
+
+export type ApprovalView = ReturnType<typeof approvalView>;
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
@@ -265,7 +271,7 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
       check(accountId, body);
       const created = await deps.workflows.create(accountId, body);
       if (created === null) throw workflowAlreadyExists(body.slug);
-      return { status: 201, body: workflowView(created.definition, scopeOf(accountId), created) };
+      return workflowView(created.definition, scopeOf(accountId), created);
     },
 
     async list(accountId) {
@@ -274,14 +280,14 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
       const views = stored.map((r) => workflowView(r.definition, r.accountId === null ? 'global' : 'account', r));
       for (const [slug, definition] of files) if (!seen.has(slug)) views.push(workflowView(definition, 'file', null));
       views.sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
-      return { status: 200, body: { workflows: views } };
+      return { workflows: views };
     },
 
     async get(accountId, slug) {
       const stored = accountId === null ? await deps.workflows.getOwned(null, slug) : await deps.workflows.getVisible(accountId, slug);
-      if (stored !== null) return { status: 200, body: workflowView(stored.definition, stored.accountId === null ? 'global' : 'account', stored) };
+      if (stored !== null) return workflowView(stored.definition, stored.accountId === null ? 'global' : 'account', stored);
       const file = files.get(slug);
-      if (file !== undefined) return { status: 200, body: workflowView(file, 'file', null) };
+      if (file !== undefined) return workflowView(file, 'file', null);
       throw workflowNotFound(slug);
     },
 
@@ -291,7 +297,7 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
       check(accountId, definition);
       const updated = await deps.workflows.update(accountId, definition);
       if (updated === null) throw workflowNotFound(slug);
-      return { status: 200, body: workflowView(updated.definition, scopeOf(accountId), updated) };
+      return workflowView(updated.definition, scopeOf(accountId), updated);
     },
 
     async remove(accountId, slug) {
@@ -339,17 +345,14 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
       }
       if (!queued) {
         dispatch(deps.supervisor, { type: 'workflowRuns.start', record, resume: false, traceparent: currentTraceparent() });
-        return { status: 200, body: runView(record) };
+        return runView(record);
       }
       const position = place.status === 'queued' ? place.position : 0;
       return {
-        status: 200,
-        body: {
-          ...runView(record),
-          status: 'queued',
-          queue_position: position,
-          message: `Queued at position ${position}: the account runs at most ${limits?.concurrent ?? 0} executions at once, and this run starts when a slot frees`,
-        },
+        ...runView(record),
+        status: 'queued',
+        queue_position: position,
+        message: `Queued at position ${position}: the account runs at most ${limits?.concurrent ?? 0} executions at once, and this run starts when a slot frees`,
       };
     },
 
@@ -357,7 +360,7 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
       const record = await deps.runs.get(accountId, id);
       if (record === null) throw executionNotFound(id);
       const queued = record.status === 'running' && (await deps.slots.state(accountId, id)) === 'queued';
-      return { status: 200, body: statusView(record, queued) };
+      return statusView(record, queued);
     },
 
     async cancel(accountId, id) {
@@ -377,7 +380,7 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
       }
       if (after === null) throw executionNotFound(id);
       if (after.status !== 'cancelled') throw executionNotCancellable(id, after.status);
-      return { status: 200, body: statusView(after) };
+      return statusView(after);
     },
 
     async decide(accountId, executionId, approvalId, decision, reason) {
@@ -392,7 +395,7 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
       // Recorded: the owner applies it (approval_resolved, then the tool or the rejection) before acknowledging.
       // An owner that is gone finds the decision in the store when its run is taken over.
       await deps.coordination.broadcastAndAwait(DECISION_CHANNEL, JSON.stringify({ executionId, approvalId }), BROADCAST_TIMEOUT_MS);
-      return { status: 200, body: approvalView(decided) };
+      return approvalView(decided);
     },
 
     async listRuns(accountId, query) {
@@ -400,12 +403,12 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
       const runs = await Promise.all(
         page.items.map(async (record) => statusView(record, record.status === 'running' && (await deps.slots.state(accountId, record.id)) === 'queued')),
       );
-      return { status: 200, body: { runs, nextCursor: page.nextCursor } };
+      return { runs, nextCursor: page.nextCursor };
     },
 
     async listApprovals(accountId, status) {
       const list = await deps.approvals.list(accountId, status, APPROVAL_LIST_LIMIT);
-      return { status: 200, body: { approvals: list.map(approvalView) } };
+      return { approvals: list.map(approvalView) };
     },
 
     async openStream(accountId, id, lastEventId) {

@@ -7,7 +7,7 @@
  */
 import type { ExecutionPatch, ExecutionRecord, ExecutionStatusName } from '../../../domain/executions.js';
 import type { ExecutionStore } from '../../../ports/executions.js';
-import { decodePosition, encodePosition } from './newest-first.js';
+import { listNewestFirst } from './newest-first.js';
 import type { Sql } from './connect.js';
 import { GroupCommit } from './group-commit.js';
 
@@ -141,21 +141,9 @@ export function sqlExecutionStore(sql: Sql): ExecutionStore {
       return rows.map((r) => ({ id: r.id, status: r.status, updatedAt: r.updated_at }));
     },
 
-    async listByAccount(accountId, query) {
-      const after = query.after === null ? null : decodePosition(query.after);
+    listByAccount(accountId, query) {
       // Served by executions_account_created (account_id, created_at desc).
-      const rows = await sql<Array<{ record: ExecutionRecord; created_at: Date; id: string }>>`
-        select record, created_at, id from executions
-        where account_id = ${accountId}
-          and (${query.status}::text is null or status = ${query.status}::text)
-          and (${after?.createdAt ?? null}::timestamptz is null
-               or (created_at, id) < (${after?.createdAt ?? null}::timestamptz, ${after?.id ?? ''}::text))
-        order by created_at desc, id desc
-        limit ${query.limit + 1}`;
-      const page = rows.slice(0, query.limit);
-      const last = page[page.length - 1];
-      const nextCursor = rows.length > query.limit && last !== undefined ? encodePosition({ createdAt: last.created_at, id: last.id }) : null;
-      return { items: page.map((r) => r.record), nextCursor };
+      return listNewestFirst<ExecutionRecord>(sql, 'executions', accountId, query);
     },
   };
 }

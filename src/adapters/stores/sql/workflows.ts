@@ -8,7 +8,7 @@ import type { ApprovalStore } from '../../../ports/approvals.js';
 import type { WorkflowRunStore } from '../../../ports/workflow-runs.js';
 import type { WorkflowStore } from '../../../ports/workflows.js';
 import type { Sql } from './connect.js';
-import { decodePosition, encodePosition } from './newest-first.js';
+import { listNewestFirst } from './newest-first.js';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -83,21 +83,9 @@ interface RunRow {
 
 export function sqlWorkflowRunStore(sql: Sql): WorkflowRunStore {
   return {
-    async listByAccount(accountId, query) {
-      const after = query.after === null ? null : decodePosition(query.after);
+    listByAccount(accountId, query) {
       // Served by workflow_runs_account_created (migration 008).
-      const rows = await sql<Array<{ record: WorkflowRunRecord; created_at: Date; id: string }>>`
-        select record, created_at, id from workflow_runs
-        where account_id = ${accountId}
-          and (${query.status}::text is null or status = ${query.status}::text)
-          and (${after?.createdAt ?? null}::timestamptz is null
-               or (created_at, id) < (${after?.createdAt ?? null}::timestamptz, ${after?.id ?? ''}::text))
-        order by created_at desc, id desc
-        limit ${query.limit + 1}`;
-      const page = rows.slice(0, query.limit);
-      const last = page[page.length - 1];
-      const nextCursor = rows.length > query.limit && last !== undefined ? encodePosition({ createdAt: last.created_at, id: last.id }) : null;
-      return { items: page.map((r) => r.record), nextCursor };
+      return listNewestFirst<WorkflowRunRecord>(sql, 'workflow_runs', accountId, query);
     },
 
     async insert(record, owner, leaseMs) {
