@@ -10,6 +10,7 @@ import { executionActor, type ExecutionDeps } from './execution-actor.js';
 import type { CancelReply, ExecutionMessage, ExecutionsMessage } from './execution-protocol.js';
 import { defineActor, dispatch, failFast, reply, spawnActor, type ActorKit, type Ref } from './kit/index.js';
 import { startRunSpan, withTraceIds } from '../support/telemetry/index.js';
+import { ErrorCode } from '../domain/errors.js';
 
 /** Slot leases of running executions, renewed by their owner. */
 export interface ExecutionLeases {
@@ -123,7 +124,7 @@ function renewLeases(deps: ExecutionsSupervisorDeps, state: State): void {
 async function markFaulted(deps: ExecutionsSupervisorDeps, executionId: string, accountId: string, error: unknown): Promise<void> {
   try {
     const failed = await deps.executions.transition(executionId, ['PENDING', 'RUNNING'], 'FAILED', {
-      error: { code: 'INTERNAL_ERROR', message: 'The execution stopped on an internal error' },
+      error: { code: ErrorCode.INTERNAL_ERROR, message: 'The execution stopped on an internal error' },
       completedAt: new Date().toISOString(),
     });
     if (failed !== null) deps.events.transitioned(failed);
