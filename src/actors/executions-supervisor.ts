@@ -25,6 +25,8 @@ export interface ExecutionsSupervisorDeps extends Omit<ExecutionDeps, 'onStopped
   readonly leases?: ExecutionLeases;
   /** An execution is over (closed here or found closed): its slot may go to the next one. */
   readonly onSettled?: (accountId: string, executionId: string) => void;
+  /** An execution actor stopped here, settled or not (shutdown, or another owner runs it). */
+  readonly onStopped?: (executionId: string) => void;
   /** Executions running on this worker, after each change. */
   readonly onRunningChanged?: (count: number) => void;
 }
@@ -61,6 +63,8 @@ export function executionsSupervisor(deps: ExecutionsSupervisorDeps) {
             executionActor({ ...deps, logger, onStopped: (executionId, settled) => dispatch(self, { type: 'executions.finished', executionId, settled }) }, msg.record, span),
             {
               name: id,
+              // The runtime's clock, so the deadline timer and store retries follow an injected one.
+              clock: kit.clock,
               onCrash: failFast({ logger: deps.logger, onFailed: (failure) => void markFaulted(deps, failure.path.split('/').at(-1) ?? id, accountId, failure.error) }),
             },
           );
@@ -81,6 +85,7 @@ export function executionsSupervisor(deps: ExecutionsSupervisorDeps) {
         case 'executions.finished': {
           const running = state.running.get(msg.executionId);
           state.running.delete(msg.executionId);
+          deps.onStopped?.(msg.executionId);
           deps.onRunningChanged?.(state.running.size);
           if (running !== undefined && msg.settled) deps.onSettled?.(running.accountId, msg.executionId);
           return state;

@@ -26,6 +26,10 @@ import type { RunSlots } from '../ports/limits.js';
 import type { ToolCaller } from '../ports/tools.js';
 import { newId } from '../domain/ids.js';
 import { agentCallErrorCode, RunErrorCode, type CatalogueCode } from '../domain/errors.js';
+import type { McpToolset } from '../domain/workflows.js';
+import type { ToolOutcome } from '../ports/tools.js';
+import type { McpCaller } from '../ports/mcp.js';
+import { findMcpTool, mcpToolsetOf } from '../logic/mcp-toolset.js';
 import type { AgentCallOutcome } from './agent-protocol.js';
 import { approvalActor } from './approval-actor.js';
 import { defineActor, dispatch, reply, spawnActor, stop, type ActorKit, type KitLogger, type Ref, type ReplyRef } from './kit/index.js';
@@ -38,6 +42,8 @@ export interface WorkflowRunDeps {
   readonly approvals: Pick<ApprovalStore, 'create' | 'decide' | 'getById' | 'cancelPending'>;
   readonly events: EventAppender;
   readonly tools: ToolCaller;
+  /** Calls steps' MCP servers. Absent: their tools are unavailable (tests without MCP). */
+  readonly mcp?: McpCaller;
   readonly metrics: Pick<Metrics, 'approvalRequested' | 'approvalDecided'>;
   readonly logger: KitLogger;
   /** Told when an approval starts or stops waiting (for the pending gauge). */
@@ -50,7 +56,7 @@ export interface WorkflowRunDeps {
   readonly onHolding?: (executionId: string, accountId: string, holding: boolean) => void;
 }
 
-type Phase = 'idle' | 'queued' | 'agent' | 'tools' | 'approval' | 'done';
+type Phase = 'idle' | 'queued' | 'listing' | 'agent' | 'tools' | 'approval' | 'done';
 
 /** What a run waiting for a slot does once it has one. */
 type Continuation =
@@ -78,6 +84,8 @@ interface State {
   pendingCalls: ToolCall[];
   toolResults: ToolResultEntry[];
   approval: PendingApproval | null;
+  /** What the current step's MCP servers listed; null until listed (listed once per step). */
+  mcpToolset: McpToolset | null;
   /** Holds a concurrency slot now. */
   holding: boolean;
   /** Set in phase 'queued': what to do once a slot is granted. */
@@ -104,6 +112,7 @@ export function workflowRunActor(deps: WorkflowRunDeps, initial: WorkflowRunReco
       pendingCalls: [],
       toolResults: [],
       approval: null,
+      mcpToolset: null,
       holding: false,
       waiting: null,
       abort: new AbortController(),
@@ -138,6 +147,12 @@ export function workflowRunActor(deps: WorkflowRunDeps, initial: WorkflowRunReco
           return state;
         case 'workflowRun.resume':
           if (state.phase === 'idle') await resume(state, deps, kit);
+          return state;
+        case 'workflowRun.mcpListed':
+          if (state.phase === 'listing' && msg.stepIndex === state.stepIndex) {
+            state.mcpToolset = msg.toolset;
+            callAgent(state, deps, kit);
+          }
           return state;
         case 'workflowRun.agentDone':
           if (state.phase === 'agent' && msg.round === state.rounds) await agentDone(state, deps, kit, msg.outcome, msg.chunks);
@@ -228,6 +243,41 @@ function toolOf(state: State, name: string): WorkflowTool | undefined {
   return (stepOf(state).tools ?? []).find((t) => t.name === name);
 }
 
+/** A tool an agent's call names, HTTP or MCP, ready to run; or why it cannot run. */
+type RunnableTool =
+  | { readonly kind: 'tool'; readonly risk: 'low' | 'medium' | 'high'; readonly url: string; readonly invoke: (input: Readonly<Record<string, unknown>>, signal: AbortSignal, traceparent?: string) => Promise<ToolOutcome> }
+  | { readonly kind: 'error'; readonly error: string };
+
+function runnableTool(state: State, deps: WorkflowRunDeps, name: string): RunnableTool {
+  const http = toolOf(state, name);
+  if (http !== undefined) return { kind: 'tool', risk: http.risk, url: http.url, invoke: (input, signal, tp) => deps.tools.call(http, input, signal, tp) };
+  const mcp = findMcpTool(stepOf(state), state.mcpToolset, name);
+  if (mcp === undefined) return { kind: 'error', error: `unknown tool '${name}'` };
+  if (mcp.kind === 'unavailable') return { kind: 'error', error: mcp.error };
+  const { server, tool } = mcp;
+  const caller = deps.mcp;
+  if (caller === undefined) return { kind: 'error', error: 'MCP tools are not available on this worker' };
+  return { kind: 'tool', risk: tool.risk, url: server.url, invoke: (input, signal, tp) => caller.call(server, tool.tool, input, signal, tp) };
+}
+
+/** Lists the step's MCP servers (outside the actor's turn), then calls the agent with their tools. */
+function listMcpTools(state: State, deps: WorkflowRunDeps, kit: Kit): void {
+  state.phase = 'listing';
+  const stepIndex = state.stepIndex;
+  const servers = stepOf(state).mcpServers ?? [];
+  const self = kit.self;
+  const caller = deps.mcp;
+  const signal = state.abort.signal;
+  void Promise.all(
+    servers.map((server) => (caller === undefined ? Promise.resolve({ ok: false as const, error: 'MCP tools are not available on this worker' }) : caller.list(server, signal))),
+  ).then((listings) => {
+    for (const [i, listing] of listings.entries()) {
+      if (!listing.ok) deps.logger.warn({ executionId: state.record.id, server: servers[i]!.name, error: listing.error }, 'listing an MCP server failed');
+    }
+    dispatch(self, { type: 'workflowRun.mcpListed', stepIndex, toolset: mcpToolsetOf(servers, listings) });
+  });
+}
+
 function promptOf(state: State): string {
   if (state.previousAnswer === null) return state.record.task;
   return `${state.record.task}\n\nAnswer of the previous step:\n${state.previousAnswer}`;
@@ -239,17 +289,24 @@ function callAgent(state: State, deps: WorkflowRunDeps, kit: Kit): void {
     void fail(state, deps, kit, RunErrorCode.MAX_STEPS_EXCEEDED, `The workflow made ${maxSteps} agent calls (maxSteps) without finishing`);
     return;
   }
+  const step = stepOf(state);
+  if (state.mcpToolset === null && (step.mcpServers ?? []).length > 0) {
+    listMcpTools(state, deps, kit);
+    return;
+  }
   state.rounds += 1;
   state.phase = 'agent';
   const round = state.rounds;
-  const step = stepOf(state);
   const self = kit.self;
-  const tools = (step.tools ?? []).map((t) => ({
-    name: t.name,
-    description: t.description ?? '',
-    inputSchema: t.inputSchema ?? { type: 'object' },
-    risk: t.risk,
-  }));
+  const tools = [
+    ...(step.tools ?? []).map((t) => ({
+      name: t.name,
+      description: t.description ?? '',
+      inputSchema: t.inputSchema ?? { type: 'object' },
+      risk: t.risk,
+    })),
+    ...(state.mcpToolset?.tools ?? []).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, risk: t.risk })),
+  ];
   // Counted outside the actor's turn (the client calls it); only read back through agentDone.
   let chunks = 0;
   void deps.directory
@@ -329,6 +386,7 @@ async function agentDone(state: State, deps: WorkflowRunDeps, kit: Kit, outcome:
   state.previousAnswer = parsed.answer;
   state.history = [];
   state.toolResults = [];
+  state.mcpToolset = null;
   state.stepIndex += 1;
   if (state.stepIndex >= state.record.workflow.steps.length) {
     await complete(state, deps, kit, parsed.answer);
@@ -346,10 +404,10 @@ async function nextTool(state: State, deps: WorkflowRunDeps, kit: Kit): Promise<
       callAgent(state, deps, kit);
       return;
     }
-    const tool = toolOf(state, call.name);
-    if (tool === undefined) {
+    const tool = runnableTool(state, deps, call.name);
+    if (tool.kind === 'error') {
       state.pendingCalls.shift();
-      state.toolResults.push({ id: call.id, name: call.name, error: `unknown tool '${call.name}'` });
+      state.toolResults.push({ id: call.id, name: call.name, error: tool.error });
       continue;
     }
     if (tool.risk === 'high') {
@@ -361,12 +419,12 @@ async function nextTool(state: State, deps: WorkflowRunDeps, kit: Kit): Promise<
   }
 }
 
-async function runTool(state: State, deps: WorkflowRunDeps, kit: Kit, call: ToolCall, tool: WorkflowTool): Promise<void> {
+async function runTool(state: State, deps: WorkflowRunDeps, kit: Kit, call: ToolCall, tool: Extract<RunnableTool, { kind: 'tool' }>): Promise<void> {
   state.phase = 'tools';
   await state.emitter.emit(WorkflowEvent.TOOL_EXECUTING, { tool_name: call.name, tool_input: call.input, tool_call_id: call.id, step_id: stepOf(state).id });
   const self = kit.self;
   const span = startToolSpan(call.name, call.id, tool.url, state.span);
-  void deps.tools.call(tool, call.input, state.abort.signal, traceparentOf(span)).then((outcome) => {
+  void tool.invoke(call.input, state.abort.signal, traceparentOf(span)).then((outcome) => {
     endToolSpan(span, outcome.ok ? null : outcome.error);
     const entry: ToolResultEntry = outcome.ok ? { id: call.id, name: call.name, result: outcome.result } : { id: call.id, name: call.name, error: outcome.error };
     dispatch(self, { type: 'workflowRun.toolDone', callId: call.id, entry });
@@ -426,6 +484,7 @@ function checkpointOf(state: State, approvalId: string): RunCheckpoint {
     pendingCalls: state.pendingCalls,
     roundCalls: state.roundCalls,
     approvalId,
+    ...(state.mcpToolset === null ? {} : { mcpToolset: state.mcpToolset }),
     lastSeq: state.emitter.lastSeq,
   };
 }
@@ -456,6 +515,7 @@ async function resume(state: State, deps: WorkflowRunDeps, kit: Kit): Promise<vo
   state.toolResults = [...checkpoint.toolResults];
   state.pendingCalls = [...checkpoint.pendingCalls];
   state.roundCalls = [...checkpoint.roundCalls];
+  state.mcpToolset = checkpoint.mcpToolset ?? null;
   state.phase = 'approval';
   const approval = await deps.approvals.getById(checkpoint.approvalId);
   if (approval === null) {
@@ -511,11 +571,15 @@ async function applyDecision(state: State, deps: WorkflowRunDeps, kit: Kit, appr
   const call = state.pendingCalls[0]!;
   state.phase = 'tools';
   if (decision === 'approved') {
-    const tool = toolOf(state, call.name);
-    if (tool !== undefined) {
+    const tool = runnableTool(state, deps, call.name);
+    if (tool.kind === 'tool') {
       await runTool(state, deps, kit, call, tool);
       return;
     }
+    state.pendingCalls.shift();
+    state.toolResults.push({ id: call.id, name: call.name, error: tool.error });
+    await nextTool(state, deps, kit);
+    return;
   }
   if (decision === 'expired' && (state.record.workflow.onApprovalTimeout ?? WORKFLOW_DEFAULTS.onApprovalTimeout) === 'fail') {
     await fail(state, deps, kit, RunErrorCode.APPROVAL_EXPIRED, `Approval '${approvalId}' for tool '${call.name}' expired without a decision`);

@@ -7,6 +7,7 @@ import type { AgentCallOutcome } from './agent-protocol.js';
 import type { ReplyRef } from './kit/protocol.js';
 import type { TimerTick } from './kit/timers.js';
 import type { ToolResultEntry, WorkflowRunRecord } from '../domain/workflows.js';
+import type { McpToolset } from '../domain/workflows.js';
 
 export type ApprovalDecision = 'approved' | 'rejected' | 'expired';
 
@@ -38,6 +39,8 @@ export type WorkflowRunMessage =
   | { readonly type: 'workflowRun.retrySlot'; readonly timer: TimerTick }
   /** Go on from the stored checkpoint (after a restart or a takeover). */
   | { readonly type: 'workflowRun.resume' }
+  /** The step's MCP servers were listed (once per step, before its first agent call). */
+  | { readonly type: 'workflowRun.mcpListed'; readonly stepIndex: number; readonly toolset: McpToolset }
   | { readonly type: 'workflowRun.agentDone'; readonly round: number; readonly outcome: AgentCallOutcome; readonly chunks: number }
   | { readonly type: 'workflowRun.toolDone'; readonly callId: string; readonly entry: ToolResultEntry }
   /** A decision was recorded in the store (on any worker): read it and apply it. */

@@ -142,7 +142,7 @@ export interface paths {
         get: operations["getAgents"];
         put?: never;
         /**
-         * Register an agent (probed at /health and /info first)
+         * Register an agent (probed at /health and /info first), or an A2A agent by its agent card URL (the card is fetched first)
          * @description Permission: `agents:write` (or the operator token).
          */
         post: operations["postAgents"];
@@ -993,6 +993,24 @@ export interface components {
             examples?: string[];
             maxConcurrency?: number;
         };
+        /** RegisterA2aAgentBody */
+        RegisterA2aAgentBody: {
+            id: string;
+            a2aCardUrl: string;
+            name?: string;
+            description?: string;
+            vertical?: string;
+            capabilities?: string[];
+            pricing?: {
+                model: string;
+                basePrice: number;
+            };
+            timeoutMs?: number;
+            examples?: string[];
+            maxConcurrency?: number;
+        };
+        /** AgentRegistration */
+        AgentRegistration: components["schemas"]["RegisterAgentBody"] | components["schemas"]["RegisterA2aAgentBody"];
         /** Agent */
         Agent: {
             id: string;
@@ -1006,6 +1024,10 @@ export interface components {
                 basePrice: number;
             };
             scope: "global" | "account";
+            /** @description a2a: registered by its A2A agent card and called with message/send */
+            protocol: "baton" | "a2a";
+            /** @description The agent card an A2A agent was registered by; shown only to the agent's owner */
+            a2aCardUrl?: string;
             /** @description Shown only to the agent's owner */
             url?: string;
             /** @description Shown only to the agent's owner */
@@ -1145,6 +1167,10 @@ export interface components {
                 basePrice: number;
             };
             scope: "global" | "account";
+            /** @description a2a: registered by its A2A agent card and called with message/send */
+            protocol: "baton" | "a2a";
+            /** @description The agent card an A2A agent was registered by; shown only to the agent's owner */
+            a2aCardUrl?: string;
             /** @description Shown only to the agent's owner */
             url?: string;
             /** @description Shown only to the agent's owner */
@@ -1435,6 +1461,20 @@ export interface components {
                     risk: "low" | "high";
                     timeoutMs?: number;
                 }[];
+                mcpServers?: {
+                    name: string;
+                    url: string;
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    timeoutMs?: number;
+                    allow?: string[];
+                    tools?: {
+                        [key: string]: {
+                            risk?: "low" | "medium" | "high";
+                        };
+                    };
+                }[];
             }[];
             approvalTimeoutMs?: number;
             onApprovalTimeout?: "reject" | "fail";
@@ -1457,6 +1497,19 @@ export interface components {
                     } | null;
                     risk: "low" | "high";
                     timeoutMs: number;
+                }[];
+                mcpServers: {
+                    name: string;
+                    url: string;
+                    /** @description Names of the headers sent; their values are not shown */
+                    headers: string[];
+                    timeoutMs: number;
+                    allow: string[] | null;
+                    tools: {
+                        [key: string]: {
+                            risk?: "low" | "medium" | "high";
+                        };
+                    };
                 }[];
             }[];
             approvalTimeoutMs: number;
@@ -1511,6 +1564,20 @@ export interface components {
                     inputSchema?: Record<string, never>;
                     risk: "low" | "high";
                     timeoutMs?: number;
+                }[];
+                mcpServers?: {
+                    name: string;
+                    url: string;
+                    headers?: {
+                        [key: string]: string;
+                    };
+                    timeoutMs?: number;
+                    allow?: string[];
+                    tools?: {
+                        [key: string]: {
+                            risk?: "low" | "medium" | "high";
+                        };
+                    };
                 }[];
             }[];
             approvalTimeoutMs?: number;
@@ -2659,7 +2726,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["RegisterAgentBody"];
+                "application/json": components["schemas"]["AgentRegistration"];
             };
         };
         responses: {

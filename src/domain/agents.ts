@@ -20,12 +20,17 @@ export interface AgentRecord {
   readonly examples: readonly string[];
   /** Calls one worker sends this agent at once (1–1000); more wait in a FIFO queue. */
   readonly maxConcurrency: number;
+  /**
+   * Set for an agent that speaks A2A (docs/a2a.md): the agent card it was registered by, fetched
+   * for health; `url` is then the card's JSON-RPC endpoint. Absent or null: Baton's own protocol.
+   */
+  readonly a2aCardUrl?: string | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
 export type NewAgent = Omit<AgentRecord, 'createdAt' | 'updatedAt'>;
 /** Fields PATCH may change; absent means unchanged. */
-export type AgentPatch = Partial<Omit<NewAgent, 'id' | 'ownerAccountId'>>;
+export type AgentPatch = Partial<Omit<NewAgent, 'id' | 'ownerAccountId' | 'a2aCardUrl'>>;
 /** Why a registration was refused as a duplicate (so the 409 can say which scope holds the id). */
 export type AgentConflict = 'same_scope' | 'global' | 'account';
 

@@ -348,6 +348,19 @@ export const agentUnreachable = (probe: 'health' | 'info', reason: string, detai
     details,
   });
 
+/** 422 AGENT_UNREACHABLE for an A2A registration whose agent card could not be fetched or used. */
+export const agentCardUnusable = (reason: string, details: string): ApiError =>
+  new ApiError(ErrorCode.AGENT_UNREACHABLE, `Agent card did not pass its check: ${details}`, {
+    field: 'a2aCardUrl',
+    probe: 'card',
+    reason,
+    details,
+  });
+
+/** 400 URL_NOT_ALLOWED naming `field` (an A2A card URL, or the endpoint its card names). */
+export const fieldUrlNotAllowed = (field: string, reason: string, details: string): ApiError =>
+  new ApiError(ErrorCode.URL_NOT_ALLOWED, `URL is not allowed: ${details}`, { field, reason, details });
+
 export const urlNotAllowed = (reason: string, details: string): ApiError =>
   new ApiError(ErrorCode.URL_NOT_ALLOWED, `Agent URL is not allowed: ${details}`, { field: 'url', reason, details });
 

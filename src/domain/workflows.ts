@@ -9,11 +9,33 @@ export interface WorkflowTool {
   /** Per-call budget; default 30000. */
   readonly timeoutMs?: number;
 }
+/** Between a server's name and its tool's in the name the agent sees. */
+export const MCP_NAME_SEPARATOR = '__';
+export const MCP_DEFAULT_TIMEOUT_MS = 30_000;
+
+export type McpToolRisk = 'low' | 'medium' | 'high';
+
+/** An MCP server (Streamable HTTP) whose tools a step offers its agent (docs/workflows.md). */
+export interface WorkflowMcpServer {
+  /** Prefix of its tools' names as the agent sees them: `<name>__<tool>`. */
+  readonly name: string;
+  readonly url: string;
+  /** Sent with every request to the server (an API key, say). */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Budget of one list or call; default 30000. */
+  readonly timeoutMs?: number;
+  /** Only these tools are offered; absent: every tool the server lists. */
+  readonly allow?: readonly string[];
+  /** Per-tool settings that win over the tool's annotations. */
+  readonly tools?: Readonly<Record<string, { readonly risk?: McpToolRisk }>>;
+}
+
 export interface WorkflowStep {
   readonly id: string;
   /** An agent id visible to the workflow's account (a global agent for a global workflow). */
   readonly agent: string;
   readonly tools?: readonly WorkflowTool[];
+  readonly mcpServers?: readonly WorkflowMcpServer[];
 }
 /** A workflow definition as submitted (DESIGN §8); defaults are applied where it is run. */
 export interface WorkflowDefinition {
@@ -48,6 +70,24 @@ export interface HistoryEntry {
   readonly toolCalls: readonly ToolCall[];
   readonly toolResults: readonly ToolResultEntry[];
 }
+/** One tool an MCP server listed for a run's step, as the run offers it. */
+export interface ListedMcpTool {
+  /** The name the agent sees: `<server>__<tool>`. */
+  readonly name: string;
+  readonly server: string;
+  /** The tool's own name on the server. */
+  readonly tool: string;
+  readonly description: string;
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+  readonly risk: McpToolRisk;
+}
+
+/** What listing a step's MCP servers gave: their tools, and the servers that could not be listed. */
+export interface McpToolset {
+  readonly tools: readonly ListedMcpTool[];
+  readonly unavailable: ReadonlyArray<{ readonly server: string; readonly error: string }>;
+}
+
 /**
  * Where a paused run stands, enough to go on after a restart or on another worker: it is
  * written when the run pauses on an approval (the only point a run is resumed from).
@@ -65,6 +105,8 @@ export interface RunCheckpoint {
   /** Every tool call of the current round (recorded in `history` once the round is over). */
   readonly roundCalls: readonly ToolCall[];
   readonly approvalId: string;
+  /** The MCP tools listed for the current step, so a resumed run does not list them again. */
+  readonly mcpToolset?: McpToolset;
   /** Last event sequence number the run appended (so a lost in-process stream continues after it). */
   readonly lastSeq: number;
 }

@@ -22,7 +22,7 @@ import { allRoutes } from '../http/routes/index.js';
 import type { Services } from '../services/index.js';
 import { openStores } from '../adapters/stores/open.js';
 import { requestPathStores } from '../adapters/stores/request-path-stores.js';
-import { withTerminalExecutionCache } from '../adapters/stores/terminal-execution-cache.js';
+import { startExecutionRecords } from '../services/orchestration/execution-records.js';
 import { startActorSystem } from '../actors/root-supervisor.js';
 import { spawnUsageActor } from '../actors/usage-actor.js';
 import { spawnAgentRegistry } from '../actors/agent-registry-actor.js';
@@ -45,6 +45,9 @@ import { loadWorkflowFiles } from '../services/workflows/definition.js';
 import { startWorkflows } from '../services/workflows/service.js';
 import { runSlots } from '../services/workflows/slots.js';
 import { createToolCaller } from '../adapters/tools/http-tool-caller.js';
+import { createMcpCaller } from '../adapters/tools/mcp-client.js';
+import { createGuardedFetch } from '../adapters/outbound/guarded-fetch.js';
+import { createA2aAgents } from '../adapters/a2a/client.js';
 import { isPrimaryMessage, type WorkerMessage } from './worker-messages.js';
 import { startTracing, traceStores } from '../support/telemetry/index.js';
 
@@ -88,10 +91,13 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   });
   const usage = spawnUsageActor(actors, { store: stores.durable.usage, logger: logger.child({ actor: 'usage' }) });
   const agentClient = createAgentClient({ allowPrivate: config.allowPrivateUrls });
+  const outbound = createOutboundDispatcher({ allowPrivate: config.allowPrivateUrls });
+  const a2aAgents = createA2aAgents({ dispatcher: outbound, allowPrivate: config.allowPrivateUrls });
   const agents = await startAgentDirectory({
     store: stores.durable.agents,
     coordination: stores.coordination,
     client: agentClient,
+    a2aClientFor: (record) => a2aAgents.forAgent(record),
     registry: spawnAgentRegistry(actors, logger.child({ actor: 'agents' })),
     logger: logger.child({ component: 'agents' }),
     onQueueWait: (waitedMs) => admission.queueWaited(waitedMs),
@@ -108,7 +114,6 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const revocations = await startKeyRevocations(stores.coordination, keyCache, logger);
   const hashKey = createKeyHasher(config.keyHashSecret);
   const metrics = createMetrics(config.statsd, { worker: String(config.workerIndex), logger });
-  const outbound = createOutboundDispatcher({ allowPrivate: config.allowPrivateUrls });
   const webhooks = spawnWebhookActor(actors, {
     store: stores.durable.webhooks,
     logger: logger.child({ actor: 'webhooks' }),
@@ -120,6 +125,9 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   let runningExecutions = 0;
   // Long polls and event streams of executions wake on transitions published here (any worker).
   const statusWatch = await startStatusWatch(stores.coordination, logger.child({ component: 'status-watch' }));
+  // Status reads of executions this worker runs (and of finished ones) are answered from memory.
+  const executionRecords = await startExecutionRecords(stores.coordination);
+  const ownerExecutions = executionRecords.tracked(stores.durable.executions);
   const executionEvents = createExecutionEvents({ metrics, logger, webhooks: outboxWebhookSink(stores.durable.webhooks, webhooks.sender), statusWatch });
   // Concurrency slots, queue and execution leases (docs/limits.md).
   const leases = leaseSettingsFrom(config);
@@ -127,7 +135,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const supervisor = actors.spawnChild(
     executionsSupervisor({
       directory: agents,
-      executions: stores.durable.executions,
+      executions: ownerExecutions,
       events: executionEvents,
       logger: logger.child({ actor: 'executions' }),
       storeRetryMs: leases.leaseMs,
@@ -136,6 +144,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
         admission.finished(executionId);
         concurrency.release(accountId, executionId);
       },
+      onStopped: (executionId) => executionRecords.released(executionId),
       onRunningChanged: (count) => {
         runningExecutions = count;
         metrics.runningExecutions(count);
@@ -148,7 +157,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     scanEveryMs: leases.scanEveryMs,
     logger: logger.child({ actor: 'concurrency' }),
     recover: createRecovery({
-      executions: stores.durable.executions,
+      executions: ownerExecutions,
       accounts: stores.durable.accounts,
       limiter,
       queue: { acquire: (accountId, id, limits) => concurrency.acquire(accountId, id, limits), release: (accountId, id) => concurrency.release(accountId, id) },
@@ -168,8 +177,9 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const concurrencyOnRequest = config.redisUrl === null ? concurrency : withAcquireDeadline(concurrency, config.storeDeadlineMs);
   const orchestration = await startOrchestration({
     directory: agents,
-    // Terminal executions are answered from the cache even while Postgres is away.
-    executions: withTerminalExecutionCache(onRequest.durable.executions),
+    // Finished executions are answered from memory even while Postgres is away.
+    executions: executionRecords.tracked(onRequest.durable.executions),
+    onQueued: (executionId) => executionRecords.released(executionId),
     idempotency: onRequest.durable.idempotency,
     coordination: onRequest.coordination,
     supervisor,
@@ -193,6 +203,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       approvals: stores.durable.approvals,
       events: stores.coordination,
       tools: createToolCaller({ dispatcher: outbound, allowPrivate: config.allowPrivateUrls }),
+      mcp: createMcpCaller(createGuardedFetch({ dispatcher: outbound, allowPrivate: config.allowPrivateUrls })),
       metrics,
       logger: logger.child({ actor: 'workflows' }),
       onApprovalPending: (delta) => metrics.approvalsPending((approvalsPending += delta)),
@@ -231,6 +242,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     revocations,
     agents,
     agentClient,
+    a2aAgents,
     metrics,
     orchestration,
     workflows,
@@ -276,6 +288,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
         logger.warn({ err: error }, 'usage not fully flushed at shutdown');
       }
       await orchestration.stop();
+      await executionRecords.stop();
       await workflows.stop();
       await agents.stop();
       await actors.stop();

@@ -51,6 +51,33 @@ export const RegisterAgentBody = Type.Object(
 );
 export type RegisterAgentBody = Static<typeof RegisterAgentBody>;
 
+/**
+ * Registration of an agent that speaks A2A (docs/a2a.md), by its agent card's URL: name,
+ * description, capabilities and examples come from the card unless given here.
+ */
+export const RegisterA2aAgentBody = Type.Object(
+  {
+    id: AgentId,
+    /** The agent card (e.g. https://host/.well-known/agent-card.json); fetched under the URL policy. */
+    a2aCardUrl: Type.String({ minLength: 1, maxLength: 2048 }),
+    name: Type.Optional(AgentFields.name),
+    description: Type.Optional(AgentFields.description),
+    vertical: Type.Optional(AgentFields.vertical),
+    capabilities: Type.Optional(AgentFields.capabilities),
+    /** Default { model: 'per_execution', basePrice: 0 }: an A2A agent reports no cost. */
+    pricing: Type.Optional(AgentFields.pricing),
+    timeoutMs: Type.Optional(AgentFields.timeoutMs),
+    examples: Type.Optional(AgentFields.examples),
+    maxConcurrency: Type.Optional(AgentFields.maxConcurrency),
+  },
+  { title: 'RegisterA2aAgentBody', additionalProperties: false },
+);
+export type RegisterA2aAgentBody = Static<typeof RegisterA2aAgentBody>;
+
+/** POST /v1/agents: an agent speaking Baton's protocol, or an A2A agent named by its card URL. */
+export const AgentRegistration = Type.Union([RegisterAgentBody, RegisterA2aAgentBody], { title: 'AgentRegistration' });
+export type AgentRegistration = Static<typeof AgentRegistration>;
+
 export const UpdateAgentBody = Type.Object(
   {
     name: Type.Optional(AgentFields.name),

@@ -23,11 +23,38 @@ export const WorkflowTool = Type.Object(
   { additionalProperties: false },
 );
 
+/** Letters, digits and hyphens: no underscore, so `<server>__<tool>` splits at its first `__`. */
+const McpServerName = Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9-]+$' });
+/** MCP tool names as the MCP specification recommends them. */
+const McpToolName = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.-]+$' });
+const McpRisk = Type.Union([Type.Literal('low'), Type.Literal('medium'), Type.Literal('high')]);
+
+export const WorkflowMcpServer = Type.Object(
+  {
+    name: McpServerName,
+    /** Streamable HTTP endpoint; checked against the outbound URL policy. */
+    url: Type.String({ minLength: 1, maxLength: 2048 }),
+    headers: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$' }), Type.String({ maxLength: 4096, pattern: '^[^\\u0000-\\u001f]*$' }), {
+        maxProperties: 16,
+        additionalProperties: false,
+      }),
+    ),
+    timeoutMs: Type.Optional(Type.Integer({ minimum: 100, maximum: 300_000 })),
+    allow: Type.Optional(Type.Array(McpToolName, { minItems: 1, maxItems: 64, uniqueItems: true })),
+    tools: Type.Optional(
+      Type.Record(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,128}$' }), Type.Object({ risk: Type.Optional(McpRisk) }, { additionalProperties: false }), { maxProperties: 64, additionalProperties: false }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const WorkflowStep = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' }),
     agent: AgentId,
     tools: Type.Optional(Type.Array(WorkflowTool, { maxItems: 32 })),
+    mcpServers: Type.Optional(Type.Array(WorkflowMcpServer, { maxItems: 8 })),
   },
   { additionalProperties: false },
 );

@@ -4,6 +4,7 @@ import type { KeyHasher } from './auth/key-material.js';
 import type { AgentDirectory } from './agents/directory.js';
 import type { AgentClient } from '../ports/agent-client.js';
 import type { Config } from '../support/config.js';
+import type { GuardedFetch } from '../ports/guarded-fetch.js';
 import type { Admission } from './limits/admission.js';
 import type { Logger } from '../support/log.js';
 import type { Metrics } from '../support/metrics/index.js';
@@ -24,6 +25,8 @@ export interface Services {
   readonly agents: AgentDirectory;
   /** The worker's one agent protocol client: one keep-alive pool per agent origin. */
   readonly agentClient: AgentClient;
+  /** Agents registered by their A2A card: card fetches and calls (docs/a2a.md). */
+  readonly a2aAgents: { readonly cardFetch: GuardedFetch };
   /** StatsD metrics (a no-op when BATON_STATSD is unset); see docs/observability.md. */
   readonly metrics: Metrics;
   /** Orchestration executions: submit, status, cancel (src/services/orchestration/service.ts). */

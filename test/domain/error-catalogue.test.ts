@@ -29,6 +29,8 @@ const NOT_CLIENT_CODES: Readonly<Record<string, string>> = {
   WEBHOOK_DELIVERY_FAILED: 'span error.type of a webhook delivery (traces only)',
   EVENT_STREAM_MAX_LEN: 'Lua script argument name',
   ERR_URL_NOT_ALLOWED: 'Node-style code of the outbound guard; the client sees URL_NOT_ALLOWED or AGENT_URL_NOT_ALLOWED',
+  ERR_RESPONSE_TOO_LARGE: 'Node-style code of the outbound guard; the client sees AGENT_TOO_LARGE (or a tool error)',
+  MAX_LISTED_TOOLS: 'a constant named in a comment',
   CONNECTION_CLOSED: 'postgres.js error code read to answer SERVICE_UNAVAILABLE',
   CONNECTION_DESTROYED: 'postgres.js error code read to answer SERVICE_UNAVAILABLE',
   CONNECTION_ENDED: 'postgres.js error code read to answer SERVICE_UNAVAILABLE',

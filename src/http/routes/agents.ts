@@ -12,20 +12,38 @@ import { probeAgent } from '../../services/agents/registration.js';
 import { agentAlreadyExists, agentNotFound, forbidden, invalidRequest } from '../../domain/errors.js';
 import { json, route } from '../route.js';
 import { microsToUsd, usdToMicros } from '../../logic/orchestration/cost.js';
-import { RegisterAgentBody, UpdateAgentBody } from '../../schemas/agents.js';
+import { AgentRegistration, RegisterA2aAgentBody, RegisterAgentBody, UpdateAgentBody } from '../../schemas/agents.js';
 import { checkContextDepth, SelectionPreviewBody } from '../../schemas/selection.js';
 import type { SelectionPreview } from '../../logic/selection/index.js';
 import type { Services } from '../../services/index.js';
 import { InvalidAgentCursor } from '../../ports/agents.js';
 import { type AgentPatch, type AgentRecord } from '../../domain/agents.js';
 import { compile } from '../../schemas/validation.js';
+import { fieldsFromCard, probeAgentCard } from '../../services/agents/a2a-registration.js';
+import type { Validator } from '../../schemas/validation.js';
 import { Type } from '@sinclair/typebox';
 import { Agent, AgentDetail, AgentList, SelectionPreview as SelectionPreviewView } from '../../schemas/responses/agents.js';
 import { Deleted } from '../../schemas/responses/common.js';
 
-const registerBody = compile(RegisterAgentBody);
+const registerBody = registrationValidator();
 const updateBody = compile(UpdateAgentBody);
 const previewBody = compile(SelectionPreviewBody);
+
+/**
+ * Picks the schema by the presence of `a2aCardUrl`, so an error names a field of the
+ * registration the caller meant rather than the first branch of the union.
+ */
+function registrationValidator(): Validator<AgentRegistration> {
+  const native = compile(RegisterAgentBody);
+  const a2a = compile(RegisterA2aAgentBody);
+  return {
+    schema: AgentRegistration,
+    parse: (value) => (typeof value === 'object' && value !== null && 'a2aCardUrl' in value ? a2a.parse(value) : native.parse(value)),
+  };
+}
+
+/** An A2A agent reports no cost; without declared pricing its calls cost nothing. */
+const A2A_DEFAULT_PRICING = { model: 'per_execution', basePrice: 0 } as const;
 
 export const DEFAULT_AGENT_TIMEOUT_MS = 30_000;
 export const DEFAULT_AGENT_MAX_CONCURRENCY = 16;
@@ -60,7 +78,9 @@ export function agentView(record: AgentRecord, callerScope: string | null): Reco
     examples: record.examples,
     pricing: { model: record.pricingModel, basePrice: microsToUsd(record.basePriceMicroUsd) },
     scope: record.ownerAccountId === null ? 'global' : 'account',
+    protocol: record.a2aCardUrl == null ? 'baton' : 'a2a',
     ...(owned ? { url: record.url, timeoutMs: record.timeoutMs, maxConcurrency: record.maxConcurrency } : {}),
+    ...(owned && record.a2aCardUrl != null ? { a2aCardUrl: record.a2aCardUrl } : {}),
     createdAt: record.createdAt.toISOString(),
     updatedAt: record.updatedAt.toISOString(),
   };
@@ -135,6 +155,20 @@ export function agentRoutes(services: Services) {
     throw agentNotFound(id);
   };
 
+  /** What a native registration stores after probing /health and /info. */
+  const nativeFields = async (body: RegisterAgentBody, signal: AbortSignal) => {
+    const probe = await probeAgent(services.agentClient, body.url, allowPrivate, signal);
+    return {
+      name: body.name,
+      description: body.description,
+      url: body.url,
+      vertical: body.vertical,
+      capabilities: body.capabilities,
+      // The owner's own list wins; otherwise what the agent's /info offers.
+      examples: body.examples ?? probe.info.examples ?? [],
+    };
+  };
+
   return [
     route({
       method: 'post',
@@ -142,7 +176,7 @@ export function agentRoutes(services: Services) {
       access: write,
       body: registerBody,
       doc: {
-        summary: 'Register an agent (probed at /health and /info first)',
+        summary: 'Register an agent (probed at /health and /info first), or an A2A agent by its agent card URL (the card is fetched first)',
         responses: { 201: Agent },
         errors: ['AGENT_ALREADY_EXISTS', 'AGENT_UNREACHABLE', 'URL_NOT_ALLOWED'],
       },
@@ -152,20 +186,17 @@ export function agentRoutes(services: Services) {
         // Fail on the id before probing: a duplicate is cheaper to report than an unreachable agent.
         const existing = await store.getVisible(scope, body.id);
         if (existing !== null) throw agentAlreadyExists(body.id, existing.ownerAccountId === scope ? 'same_scope' : 'global');
-        const probe = await probeAgent(services.agentClient, body.url, allowPrivate, signal);
+        const described = 'a2aCardUrl' in body
+          ? fieldsFromCard(body, await probeAgentCard(services.a2aAgents.cardFetch, body.a2aCardUrl, allowPrivate, signal))
+          : await nativeFields(body, signal);
+        const pricing = body.pricing ?? A2A_DEFAULT_PRICING;
         const result = await store.create({
           id: body.id,
           ownerAccountId: scope,
-          name: body.name,
-          description: body.description,
-          url: body.url,
-          vertical: body.vertical,
-          capabilities: body.capabilities,
-          pricingModel: body.pricing.model,
-          basePriceMicroUsd: usdToMicros(body.pricing.basePrice),
+          ...described,
+          pricingModel: pricing.model,
+          basePriceMicroUsd: usdToMicros(pricing.basePrice),
           timeoutMs: body.timeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
-          // The owner's own list wins; otherwise what the agent's /info offers.
-          examples: body.examples ?? probe.info.examples ?? [],
           maxConcurrency: body.maxConcurrency ?? DEFAULT_AGENT_MAX_CONCURRENCY,
         });
         if ('conflict' in result) throw agentAlreadyExists(body.id, result.conflict);
@@ -242,6 +273,9 @@ export function agentRoutes(services: Services) {
       handle: async ({ principal, params, body, signal }) => {
         const scope = scopeOf(principal);
         const current = await owned(principal, params.id!);
+        if (body.url !== undefined && current.a2aCardUrl != null) {
+          throw invalidRequest('url', "An A2A agent's endpoint comes from its agent card; register it again to change it");
+        }
         const probe =
           body.url !== undefined && body.url !== current.url ? await probeAgent(services.agentClient, body.url, allowPrivate, signal) : undefined;
         // A new URL may be a new agent: its /info examples replace the old ones unless the PATCH sets them.

@@ -1,6 +1,6 @@
 /**
  * Verification for webhook receivers. Self-contained (node:crypto only) so it can be imported
- * from the built package (`baton/dist/src/webhooks/verify.js`) or copied into a receiver.
+ * from the built package (`baton/dist/src/logic/webhooks/verify.js`) or copied into a receiver.
  *
  *   const check = verifyWebhook(rawBody, req.headers, { secret });
  *   if (!check.ok) return res.writeHead(401).end();   // spec §6.1: failed verification → 401

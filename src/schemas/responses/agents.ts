@@ -12,6 +12,8 @@ const AgentFields = {
   capabilities: Type.Array(Type.String()),
   pricing: Pricing,
   scope: Type.Union([Type.Literal('global'), Type.Literal('account')]),
+  protocol: Type.Union([Type.Literal('baton'), Type.Literal('a2a')], { description: "a2a: registered by its A2A agent card and called with message/send" }),
+  a2aCardUrl: Type.Optional(Type.String({ description: "The agent card an A2A agent was registered by; shown only to the agent's owner" })),
   url: Type.Optional(Type.String({ description: "Shown only to the agent's owner" })),
   timeoutMs: Type.Optional(Type.Integer({ description: "Shown only to the agent's owner" })),
   createdAt: Timestamp,

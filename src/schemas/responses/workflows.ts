@@ -23,6 +23,16 @@ export const Workflow = Type.Object(
             timeoutMs: Type.Integer(),
           }),
         ),
+        mcpServers: Type.Array(
+          Type.Object({
+            name: Type.String(),
+            url: Type.String(),
+            headers: Type.Array(Type.String(), { description: 'Names of the headers sent; their values are not shown' }),
+            timeoutMs: Type.Integer(),
+            allow: Nullable(Type.Array(Type.String())),
+            tools: Type.Record(Type.String(), Type.Object({ risk: Type.Optional(Type.Union([Type.Literal('low'), Type.Literal('medium'), Type.Literal('high')])) })),
+          }),
+        ),
       }),
     ),
     approvalTimeoutMs: Type.Integer(),

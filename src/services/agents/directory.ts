@@ -88,6 +88,8 @@ export interface AgentDirectoryOptions {
   readonly store: Pick<AgentStore, 'getOwned' | 'listAll'>;
   readonly coordination: Pick<Coordination, 'subscribe' | 'broadcastAndAwait'>;
   readonly client: Pick<AgentClient, 'execute' | 'executeStreaming' | 'getHealth'>;
+  /** The client for agents that speak A2A (a2aCardUrl set); absent: they use `client` too. */
+  readonly a2aClientFor?: (record: AgentRecord) => Pick<AgentClient, 'execute' | 'executeStreaming' | 'getHealth'>;
   readonly registry: AgentRegistry;
   readonly logger: KitLogger;
   readonly tuning?: Partial<AgentTuning>;
@@ -209,7 +211,7 @@ export async function startAgentDirectory(options: AgentDirectoryOptions): Promi
     generations.set(key, generation);
     const ref = registry.spawnAgent(`${record.id}-${generation}`, {
       agent: record,
-      client,
+      client: record.a2aCardUrl != null && options.a2aClientFor !== undefined ? options.a2aClientFor(record) : client,
       logger,
       publish: (snapshot) => {
         // A removed (or replaced) agent's actor may publish once more while stopping; ignore it.

@@ -83,6 +83,8 @@ export interface OrchestrationDeps {
   readonly logger: Logger;
   /** Told of every execution closed outside its actor (cancel of an orphan), for webhooks. */
   readonly onClosedExternally?: (record: ExecutionRecord) => void;
+  /** A submission was queued rather than started here: it may run on any worker. */
+  readonly onQueued?: (executionId: string) => void;
 }
 
 export interface OrchestrationService {
@@ -146,6 +148,8 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
       dispatch(deps.supervisor, { type: 'executions.start', record, traceparent: currentTraceparent() });
       return { status: 202, body: view };
     }
+    // It starts wherever a slot frees (maybe another worker): its reads go to the store.
+    deps.onQueued?.(record.id);
     const message = `${view.message}; queued at position ${place.position}: the account runs at most ${limits.concurrent} executions at once, and this one starts when a slot frees`;
     return { status: 202, body: { ...view, message } };
   }

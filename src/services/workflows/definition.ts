@@ -12,6 +12,7 @@ import { checkUrlSyntax } from '../../domain/url-policy.js';
 import { WorkflowBody } from '../../schemas/workflows.js';
 import type { WorkflowDefinition, WorkflowRecord } from '../../domain/workflows.js';
 import { compile } from '../../schemas/validation.js';
+import { checkMcpServers, mcpServerView } from './mcp-definition.js';
 
 
 export const workflowBody = compile(WorkflowBody);
@@ -38,6 +39,7 @@ export function checkDefinition(definition: WorkflowDefinition, check: Definitio
       const url = checkUrlSyntax(tool.url, { allowPrivate: check.allowPrivateUrls });
       if (!url.ok) throw invalidRequest(`steps.${i}.tools.${j}.url`, `Tool URL is not allowed: ${url.message}`);
     });
+    checkMcpServers(step, `steps.${i}`, check.allowPrivateUrls);
   });
 }
 
@@ -59,6 +61,7 @@ export function workflowView(definition: WorkflowDefinition, scope: WorkflowScop
         risk: tool.risk,
         timeoutMs: tool.timeoutMs ?? WORKFLOW_DEFAULTS.toolTimeoutMs,
       })),
+      mcpServers: (step.mcpServers ?? []).map(mcpServerView),
     })),
     approvalTimeoutMs: definition.approvalTimeoutMs ?? WORKFLOW_DEFAULTS.approvalTimeoutMs,
     onApprovalTimeout: definition.onApprovalTimeout ?? WORKFLOW_DEFAULTS.onApprovalTimeout,

@@ -22,6 +22,7 @@ interface AgentRow {
   readonly timeout_ms: number;
   readonly examples: string[];
   readonly max_concurrency: number;
+  readonly a2a_card_url: string | null;
   readonly created_at: Date;
   readonly updated_at: Date;
 }
@@ -40,6 +41,7 @@ const COLUMNS = [
   'timeout_ms',
   'examples',
   'max_concurrency',
+  'a2a_card_url',
   'created_at',
   'updated_at',
 ] as const;
@@ -61,6 +63,7 @@ function toAgent(row: AgentRow): AgentRecord {
     timeoutMs: row.timeout_ms,
     examples: row.examples,
     maxConcurrency: row.max_concurrency,
+    a2aCardUrl: row.a2a_card_url,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -103,10 +106,10 @@ export function sqlAgentStore(sql: Sql): AgentStore {
           }
           const [row] = await tx<AgentRow[]>`
             insert into agents (id, owner_account_id, name, description, url, vertical, capabilities,
-                                pricing_model, base_price_micro_usd, timeout_ms, examples, max_concurrency)
+                                pricing_model, base_price_micro_usd, timeout_ms, examples, max_concurrency, a2a_card_url)
             values (${agent.id}, ${agent.ownerAccountId}, ${agent.name}, ${agent.description}, ${agent.url},
                     ${agent.vertical}, ${[...agent.capabilities]}::text[], ${agent.pricingModel},
-                    ${agent.basePriceMicroUsd}, ${agent.timeoutMs}, ${[...agent.examples]}::text[], ${agent.maxConcurrency})
+                    ${agent.basePriceMicroUsd}, ${agent.timeoutMs}, ${[...agent.examples]}::text[], ${agent.maxConcurrency}, ${agent.a2aCardUrl ?? null})
             returning ${columns}`;
           if (row === undefined) throw new Error('insert into agents returned no row');
           return { created: toAgent(row) };
