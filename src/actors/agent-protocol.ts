@@ -16,6 +16,7 @@
  * Failures are data (`AgentCallOutcome`), never exceptions.
  */
 import { CircuitState, type AgentStatsSnapshot } from '../domain/agents.js';
+import type { AgentCallFailureKind } from '../domain/errors.js';
 import type { AgentCallFailure, ExecuteOutcome } from '../ports/agent-outcomes.js';
 import type { ChunkListener } from '../ports/agent-client.js';
 import type { AgentRecord } from '../domain/agents.js';
@@ -112,6 +113,11 @@ export type AgentInternal =
   | { readonly type: 'agent.callCancelled'; readonly callId: number };
 
 export type AgentMessage = AgentCommand | AgentInternal;
+
+/** Every outcome kind has its catalogue code, and the catalogue names no other kind. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const everyKindHasACode: Same<AgentCallOutcome extends infer O ? (O extends { ok: false; kind: infer K } ? K : never) : never, AgentCallFailureKind> = true;
+void everyKindHasACode;
 
 /** Failure kinds that say nothing about the agent's health (the caller gave up). */
 export function isCallerCaused(outcome: AgentCallFailure): boolean {

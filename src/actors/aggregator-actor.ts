@@ -6,7 +6,7 @@
 import type { AgentCalls } from './agent-protocol.js';
 import { aggregate, customAggregatorInput, fromCustomAggregator } from '../logic/orchestration/aggregate.js';
 import { usdToMicros } from '../logic/orchestration/cost.js';
-import { ExecutionErrorCode } from '../logic/orchestration/outcome.js';
+import { RunErrorCode } from '../domain/errors.js';
 import type { AgentRunResult, AggregationStrategy } from '../domain/orchestration.js';
 import type { ExecutionMessage } from './execution-protocol.js';
 import { defineActor, dispatch, type Ref } from './kit/index.js';
@@ -70,7 +70,7 @@ async function run(directory: AgentCalls, msg: AggregateRequest): Promise<Execut
   return {
     type: 'execution.aggregated',
     result: null,
-    error: { code: ExecutionErrorCode.AGGREGATOR_FAILED, message: `Aggregator agent '${msg.customAggregator}' failed: ${outcome.message}` },
+    error: { code: RunErrorCode.AGGREGATOR_FAILED, message: `Aggregator agent '${msg.customAggregator}' failed: ${outcome.message}` },
     reportedMicros: reported,
     succeeded: false,
   };

@@ -11,7 +11,8 @@
 import type { AgentCalls } from './agent-protocol.js';
 import { actualCost, budgetReached, canAffordNext, usdToMicros, type AgentCharge } from '../logic/orchestration/cost.js';
 import { dependencyFailedError, nextSteps, planDagOrThrow, type DagPlan } from '../logic/orchestration/dag.js';
-import { ExecutionErrorCode, judgeRun } from '../logic/orchestration/outcome.js';
+import { judgeRun } from '../logic/orchestration/outcome.js';
+import { agentCallErrorCode, RunErrorCode } from '../domain/errors.js';
 import type { AgentRunResult, AggregatedResult, ExecutionError } from '../domain/orchestration.js';
 import type { ExecutionPatch, ExecutionRecord } from '../domain/executions.js';
 import type { ExecutionStore } from '../ports/executions.js';
@@ -120,7 +121,7 @@ export function executionActor(deps: ExecutionDeps, initial: ExecutionRecord, sp
         case 'execution.cancel':
           return cancel(state, deps, kit, msg.replyTo);
         case 'execution.deadline':
-          state.stoppedBy = { code: ExecutionErrorCode.EXECUTION_TIMEOUT, message: 'The execution did not finish before its overall deadline' };
+          state.stoppedBy = { code: RunErrorCode.EXECUTION_TIMEOUT, message: 'The execution did not finish before its overall deadline' };
           state.abort.abort();
           return settleIfIdle(state, deps, kit, true);
       }
@@ -245,7 +246,7 @@ function affordable(state: State, deps: ExecutionDeps, agentId: string): boolean
 
 function budgetError(state: State): ExecutionError {
   return {
-    code: ExecutionErrorCode.BUDGET_REACHED,
+    code: RunErrorCode.BUDGET_REACHED,
     message: `maxCost of ${(state.record.maxCostMicros ?? 0) / 1e6} USD reached; no further agents were started`,
   };
 }
@@ -278,9 +279,7 @@ function call(state: State, deps: ExecutionDeps, kit: ActorKit<ExecutionMessage>
 function toRunResult(state: State, agentId: string, outcome: AgentCallOutcome): AgentRunResult {
   const confidence = confidenceOf(state, agentId);
   if (outcome.ok) return { agentId, ok: true, output: outcome.result, confidence };
-  // e.g. AGENT_TIMEOUT, AGENT_INVALID_SHAPE, AGENT_CIRCUIT_OPEN; the agent's own failure is AGENT_ERROR.
-  const code = outcome.kind === 'agent_error' ? 'AGENT_ERROR' : `AGENT_${outcome.kind.toUpperCase()}`;
-  return { agentId, ok: false, error: { code, message: outcome.message }, confidence };
+  return { agentId, ok: false, error: { code: agentCallErrorCode(outcome.kind), message: outcome.message }, confidence };
 }
 
 function chargeOf(state: State, agentId: string, outcome: AgentCallOutcome): AgentCharge | null {
@@ -369,7 +368,7 @@ async function finish(
     state.charges.push({ agentId: state.record.customAggregator, succeeded: msg.succeeded, reportedMicros: msg.reportedMicros ?? 0, basePriceMicros: 0 });
   }
   if (msg.result === null) {
-    const error = msg.error ?? { code: ExecutionErrorCode.AGGREGATOR_FAILED, message: 'Aggregation failed' };
+    const error = msg.error ?? { code: RunErrorCode.AGGREGATOR_FAILED, message: 'Aggregation failed' };
     return close(state, deps, kit, 'FAILED', { error, result: { summary: error.message, details: {} } });
   }
   return close(state, deps, kit, 'COMPLETED', { result: msg.result });

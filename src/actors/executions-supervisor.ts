@@ -11,6 +11,7 @@ import { executionActor, type ExecutionDeps } from './execution-actor.js';
 import type { CancelReply, ExecutionMessage, ExecutionsMessage } from './execution-protocol.js';
 import { defineActor, dispatch, failFast, reply, spawnActor, type ActorKit, type Ref } from './kit/index.js';
 import { startRunSpan, withTraceIds } from '../support/telemetry/index.js';
+import { ErrorCode } from '../domain/errors.js';
 
 export interface ExecutionsSupervisorDeps extends Omit<ExecutionDeps, 'onStopped'> {
   readonly executions: Pick<ExecutionStore, 'transition' | 'updateProgress' | 'getById'>;
@@ -90,7 +91,7 @@ export function executionsSupervisor(deps: ExecutionsSupervisorDeps) {
 async function markFaulted(deps: ExecutionsSupervisorDeps, executionId: string, accountId: string, error: unknown): Promise<void> {
   try {
     const failed = await deps.executions.transition(executionId, ['PENDING', 'RUNNING'], 'FAILED', {
-      error: { code: 'INTERNAL_ERROR', message: 'The execution stopped on an internal error' },
+      error: { code: ErrorCode.INTERNAL_ERROR, message: 'The execution stopped on an internal error' },
       completedAt: new Date().toISOString(),
     });
     if (failed !== null) deps.events.transitioned(failed);

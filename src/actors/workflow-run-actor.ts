@@ -25,6 +25,7 @@ import { createRunEmitter, WorkflowEvent, type EventAppender, type RunEmitter } 
 import type { RunSlots } from '../ports/limits.js';
 import type { ToolCaller } from '../ports/tools.js';
 import { newId } from '../domain/ids.js';
+import { agentCallErrorCode, RunErrorCode, type CatalogueCode } from '../domain/errors.js';
 import type { McpToolset } from '../domain/workflows.js';
 import type { ToolOutcome } from '../ports/tools.js';
 import type { McpCaller } from '../ports/mcp.js';
@@ -97,13 +98,6 @@ interface State {
 }
 
 type Kit = ActorKit<WorkflowRunMessage>;
-
-const AGENT_FAILURE_CODES: Readonly<Record<string, string>> = {
-  agent_error: 'AGENT_ERROR',
-  timeout: 'AGENT_TIMEOUT',
-  circuit_open: 'AGENT_CIRCUIT_OPEN',
-  stopped: 'AGENT_NOT_FOUND',
-};
 
 export function workflowRunActor(deps: WorkflowRunDeps, initial: WorkflowRunRecord, span: Span | null = null) {
   return defineActor<State, WorkflowRunMessage>({
@@ -292,7 +286,7 @@ function promptOf(state: State): string {
 function callAgent(state: State, deps: WorkflowRunDeps, kit: Kit): void {
   const maxSteps = state.record.workflow.maxSteps ?? WORKFLOW_DEFAULTS.maxSteps;
   if (state.rounds >= maxSteps) {
-    void fail(state, deps, kit, 'MAX_STEPS_EXCEEDED', `The workflow made ${maxSteps} agent calls (maxSteps) without finishing`);
+    void fail(state, deps, kit, RunErrorCode.MAX_STEPS_EXCEEDED, `The workflow made ${maxSteps} agent calls (maxSteps) without finishing`);
     return;
   }
   const step = stepOf(state);
@@ -369,13 +363,13 @@ function readReply(result: Readonly<Record<string, unknown>>): AgentReply {
 
 async function agentDone(state: State, deps: WorkflowRunDeps, kit: Kit, outcome: AgentCallOutcome, chunks: number): Promise<void> {
   if (!outcome.ok) {
-    const code = AGENT_FAILURE_CODES[outcome.kind] ?? `AGENT_${outcome.kind.toUpperCase()}`;
+    const code = agentCallErrorCode(outcome.kind, 'workflow');
     await fail(state, deps, kit, code, `Agent '${stepOf(state).agent}' failed: ${outcome.message}`);
     return;
   }
   const parsed = readReply(outcome.result);
   if (parsed.kind === 'invalid') {
-    await fail(state, deps, kit, 'AGENT_INVALID_RESULT', `Agent '${stepOf(state).agent}' answered something unusable: ${parsed.why}`);
+    await fail(state, deps, kit, RunErrorCode.AGENT_INVALID_RESULT, `Agent '${stepOf(state).agent}' answered something unusable: ${parsed.why}`);
     return;
   }
   if (parsed.kind === 'tools') {
@@ -511,7 +505,7 @@ async function resume(state: State, deps: WorkflowRunDeps, kit: Kit): Promise<vo
     return;
   }
   if (checkpoint === null) {
-    await fail(state, deps, kit, 'EXECUTION_INTERRUPTED', 'The worker running this workflow stopped in the middle of a step');
+    await fail(state, deps, kit, RunErrorCode.EXECUTION_INTERRUPTED, 'The worker running this workflow stopped in the middle of a step');
     return;
   }
   state.stepIndex = checkpoint.stepIndex;
@@ -525,7 +519,7 @@ async function resume(state: State, deps: WorkflowRunDeps, kit: Kit): Promise<vo
   state.phase = 'approval';
   const approval = await deps.approvals.getById(checkpoint.approvalId);
   if (approval === null) {
-    await fail(state, deps, kit, 'EXECUTION_INTERRUPTED', 'The approval this workflow waited for is gone');
+    await fail(state, deps, kit, RunErrorCode.EXECUTION_INTERRUPTED, 'The approval this workflow waited for is gone');
     return;
   }
   deps.onApprovalPending?.(1);
@@ -588,7 +582,7 @@ async function applyDecision(state: State, deps: WorkflowRunDeps, kit: Kit, appr
     return;
   }
   if (decision === 'expired' && (state.record.workflow.onApprovalTimeout ?? WORKFLOW_DEFAULTS.onApprovalTimeout) === 'fail') {
-    await fail(state, deps, kit, 'APPROVAL_EXPIRED', `Approval '${approvalId}' for tool '${call.name}' expired without a decision`);
+    await fail(state, deps, kit, RunErrorCode.APPROVAL_EXPIRED, `Approval '${approvalId}' for tool '${call.name}' expired without a decision`);
     return;
   }
   state.pendingCalls.shift();
@@ -610,7 +604,7 @@ async function complete(state: State, deps: WorkflowRunDeps, kit: Kit, answer: s
   kit.stopSelf();
 }
 
-async function fail(state: State, deps: WorkflowRunDeps, kit: Kit, code: string, message: string): Promise<void> {
+async function fail(state: State, deps: WorkflowRunDeps, kit: Kit, code: CatalogueCode, message: string): Promise<void> {
   state.phase = 'done';
   state.abort.abort();
   const closed = await closeRun(deps, state.emitter, state.record.id, 'failed', { code, message }, kit.clock.now());

@@ -13,6 +13,7 @@ import { defineActor, dispatch, failFast, reply, spawnActor, withRetries, type A
 import { closeRun, workflowRunActor, type WorkflowRunDeps } from './workflow-run-actor.js';
 import type { DecisionApplied, RunCancelReply, WorkflowRunMessage, WorkflowRunsMessage } from './workflow-run-protocol.js';
 import { startRunSpan, withTraceIds } from '../support/telemetry/index.js';
+import { ErrorCode } from '../domain/errors.js';
 
 export interface WorkflowRunsSupervisorDeps extends Omit<WorkflowRunDeps, 'onStopped' | 'onHolding'> {
   /** The worker's slot leases: a run holds one while it holds its slot (not while paused or queued). Absent: none (tests). */
@@ -124,7 +125,7 @@ async function markFaulted(deps: WorkflowRunsSupervisorDeps, executionId: string
   deps.slots?.release(accountId, executionId);
   try {
     const emitter = createRunEmitter(deps.events, executionId, 0, deps.logger);
-    await closeRun(deps, emitter, executionId, 'failed', { code: 'INTERNAL_ERROR', message: 'The workflow stopped on an internal error' }, Date.now());
+    await closeRun(deps, emitter, executionId, 'failed', { code: ErrorCode.INTERNAL_ERROR, message: 'The workflow stopped on an internal error' }, Date.now());
     deps.logger.error({ executionId, err: error }, 'workflow run actor faulted; run marked failed');
   } catch (storeError) {
     deps.logger.error({ executionId, err: storeError }, 'could not mark a faulted workflow run failed');

@@ -702,7 +702,10 @@ export interface components {
             /** @description Unix seconds */
             timestamp: number;
         };
-        /** INTERNAL_ERROR_Error */
+        /**
+         * INTERNAL_ERROR_Error
+         * @description A bug; no stack trace is sent. A run it ends is stopped rather than retried. Fix: Retry; if it persists, report the `requestId` (or the run id). Retryable.
+         */
         INTERNAL_ERROR_Error: {
             /** @constant */
             error: "INTERNAL_ERROR";
@@ -710,7 +713,10 @@ export interface components {
             /** @description Also in X-Request-Id; quote it when reporting a problem */
             requestId: string;
         };
-        /** SERVICE_UNAVAILABLE_Error */
+        /**
+         * SERVICE_UNAVAILABLE_Error
+         * @description Postgres or Redis unreachable, or not answering within BATON_STORE_DEADLINE_MS. Fix: Retry after `retryAfter` seconds. Retryable.
+         */
         SERVICE_UNAVAILABLE_Error: {
             /** @constant */
             error: "SERVICE_UNAVAILABLE";
@@ -731,7 +737,10 @@ export interface components {
             userId: string;
             accountTier: "DEVELOPER" | "BUSINESS" | "ENTERPRISE";
         };
-        /** KEY_EXPIRED_Error */
+        /**
+         * KEY_EXPIRED_Error
+         * @description The API key is past its `expiresAt`. Fix: Create a new key. Not retryable.
+         */
         KEY_EXPIRED_Error: {
             /** @constant */
             error: "KEY_EXPIRED";
@@ -742,7 +751,10 @@ export interface components {
             expiredAt: string;
             details: string;
         };
-        /** UNAUTHORIZED_Error */
+        /**
+         * UNAUTHORIZED_Error
+         * @description The API key is missing, malformed, unknown, deactivated or deleted. Fix: Send a valid, active key in Authorization: Bearer or X-API-Key. Not retryable.
+         */
         UNAUTHORIZED_Error: {
             /** @constant */
             error: "UNAUTHORIZED";
@@ -751,7 +763,10 @@ export interface components {
             requestId: string;
             details: string;
         };
-        /** FORBIDDEN_Error */
+        /**
+         * FORBIDDEN_Error
+         * @description The key lacks the permission, the request comes from outside its `ipWhitelist`, or a key was used on an operator-only route. Fix: Use a key with `requiredPermission`, from an allowed address. Not retryable.
+         */
         FORBIDDEN_Error: {
             /** @constant */
             error: "FORBIDDEN";
@@ -761,7 +776,10 @@ export interface components {
             requiredPermission: string;
             details: string;
         };
-        /** RATE_LIMIT_EXCEEDED_Error */
+        /**
+         * RATE_LIMIT_EXCEEDED_Error
+         * @description Over the account's minute or day request limit (`window`). Fix: Wait `retryAfter` seconds. Retryable.
+         */
         RATE_LIMIT_EXCEEDED_Error: {
             /** @constant */
             error: "RATE_LIMIT_EXCEEDED";
@@ -803,7 +821,10 @@ export interface components {
              */
             createdAt: string;
         };
-        /** INVALID_REQUEST_Error */
+        /**
+         * INVALID_REQUEST_Error
+         * @description Malformed JSON or UTF-8, a field missing or out of bounds, a NUL or lone surrogate in a parameter or string, or two different Content-Length values; `field` names it. Fix: Correct the named field (`""`: the whole body) and send again. Not retryable.
+         */
         INVALID_REQUEST_Error: {
             /** @constant */
             error: "INVALID_REQUEST";
@@ -813,7 +834,10 @@ export interface components {
             /** @description The offending field (dotted path) */
             field: string;
         };
-        /** REQUEST_TIMEOUT_Error */
+        /**
+         * REQUEST_TIMEOUT_Error
+         * @description The body was not received within BATON_BODY_TIMEOUT_MS; the connection is closed. Fix: Send the body promptly. Retryable.
+         */
         REQUEST_TIMEOUT_Error: {
             /** @constant */
             error: "REQUEST_TIMEOUT";
@@ -821,7 +845,10 @@ export interface components {
             /** @description Also in X-Request-Id; quote it when reporting a problem */
             requestId: string;
         };
-        /** PAYLOAD_TOO_LARGE_Error */
+        /**
+         * PAYLOAD_TOO_LARGE_Error
+         * @description The body is over BATON_MAX_BODY_BYTES (`limitBytes`); the rest is read and dropped first so the client reads the answer. Fix: Send less. Not retryable.
+         */
         PAYLOAD_TOO_LARGE_Error: {
             /** @constant */
             error: "PAYLOAD_TOO_LARGE";
@@ -830,7 +857,10 @@ export interface components {
             requestId: string;
             limitBytes: number;
         };
-        /** UNSUPPORTED_MEDIA_TYPE_Error */
+        /**
+         * UNSUPPORTED_MEDIA_TYPE_Error
+         * @description A body with a Content-Type other than JSON. Fix: Send application/json. Not retryable.
+         */
         UNSUPPORTED_MEDIA_TYPE_Error: {
             /** @constant */
             error: "UNSUPPORTED_MEDIA_TYPE";
@@ -868,7 +898,10 @@ export interface components {
             /** @description The secret: mk_ and 32 hex characters. Shown only here */
             key: string;
         };
-        /** ACCOUNT_NOT_FOUND_Error */
+        /**
+         * ACCOUNT_NOT_FOUND_Error
+         * @description The operator named an unknown `accountId`. Fix: Check the id. Not retryable.
+         */
         ACCOUNT_NOT_FOUND_Error: {
             /** @constant */
             error: "ACCOUNT_NOT_FOUND";
@@ -906,7 +939,10 @@ export interface components {
         UpdateApiKeyBody: {
             isActive: boolean;
         };
-        /** KEY_NOT_FOUND_Error */
+        /**
+         * KEY_NOT_FOUND_Error
+         * @description No such key in your account. Fix: Check the id. Not retryable.
+         */
         KEY_NOT_FOUND_Error: {
             /** @constant */
             error: "KEY_NOT_FOUND";
@@ -1007,7 +1043,10 @@ export interface components {
              */
             updatedAt: string;
         };
-        /** URL_NOT_ALLOWED_Error */
+        /**
+         * URL_NOT_ALLOWED_Error
+         * @description An agent, tool or webhook URL outside the outbound policy (loopback, private range, not http(s)); `reason` says which rule. Fix: Use a public http(s) URL. Not retryable.
+         */
         URL_NOT_ALLOWED_Error: {
             /** @constant */
             error: "URL_NOT_ALLOWED";
@@ -1019,7 +1058,10 @@ export interface components {
             reason: string;
             details: string;
         };
-        /** AGENT_ALREADY_EXISTS_Error */
+        /**
+         * AGENT_ALREADY_EXISTS_Error
+         * @description The agent id is taken in what your account sees. Fix: Choose another id, or PATCH yours. Not retryable.
+         */
         AGENT_ALREADY_EXISTS_Error: {
             /** @constant */
             error: "AGENT_ALREADY_EXISTS";
@@ -1030,7 +1072,10 @@ export interface components {
             field: string;
             details: string;
         };
-        /** AGENT_UNREACHABLE_Error */
+        /**
+         * AGENT_UNREACHABLE_Error
+         * @description Registration: the agent's /health or /info check failed; `probe` and `reason` say which and why. Fix: Make the agent answer both checks, then register again. Retryable.
+         */
         AGENT_UNREACHABLE_Error: {
             /** @constant */
             error: "AGENT_UNREACHABLE";
@@ -1142,7 +1187,10 @@ export interface components {
             updatedAt: string;
             status?: components["schemas"]["AgentHealth"];
         };
-        /** AGENT_NOT_FOUND_Error */
+        /**
+         * AGENT_NOT_FOUND_Error
+         * @description No such agent visible to you; a workflow run whose step agent was deleted or is not visible ends with it too. Fix: Check the id (GET /v1/agents). Not retryable.
+         */
         AGENT_NOT_FOUND_Error: {
             /** @constant */
             error: "AGENT_NOT_FOUND";
@@ -1214,7 +1262,10 @@ export interface components {
             /** @description Absolute URL of GET /v1/executions/{id} */
             statusUrl: string;
         };
-        /** NO_AGENTS_AVAILABLE_Error */
+        /**
+         * NO_AGENTS_AVAILABLE_Error
+         * @description No agent matches the selection criteria; `suggestion` says which one to relax. Fix: Relax the criteria as suggested; preview with /v1/agents/selection-preview. Not retryable.
+         */
         NO_AGENTS_AVAILABLE_Error: {
             /** @constant */
             error: "NO_AGENTS_AVAILABLE";
@@ -1226,7 +1277,10 @@ export interface components {
             };
             suggestion: string;
         };
-        /** IDEMPOTENCY_IN_PROGRESS_Error */
+        /**
+         * IDEMPOTENCY_IN_PROGRESS_Error
+         * @description A request with this X-Idempotency-Key is still being accepted. Fix: Retry after `retryAfter` seconds; the answer is the first request's. Retryable.
+         */
         IDEMPOTENCY_IN_PROGRESS_Error: {
             /** @constant */
             error: "IDEMPOTENCY_IN_PROGRESS";
@@ -1236,7 +1290,10 @@ export interface components {
             /** @description Seconds; also sent as Retry-After */
             retryAfter: number;
         };
-        /** BUDGET_EXCEEDED_Error */
+        /**
+         * BUDGET_EXCEEDED_Error
+         * @description The selection's estimated cost (fee included) is over `maxCost`. Fix: Raise maxCost, or select fewer or cheaper agents. Not retryable.
+         */
         BUDGET_EXCEEDED_Error: {
             /** @constant */
             error: "BUDGET_EXCEEDED";
@@ -1249,7 +1306,10 @@ export interface components {
             maxCost: number;
             suggestion: string;
         };
-        /** IDEMPOTENCY_KEY_REUSED_Error */
+        /**
+         * IDEMPOTENCY_KEY_REUSED_Error
+         * @description The X-Idempotency-Key was already used with another body. Fix: Use a new key for a new request. Not retryable.
+         */
         IDEMPOTENCY_KEY_REUSED_Error: {
             /** @constant */
             error: "IDEMPOTENCY_KEY_REUSED";
@@ -1257,7 +1317,10 @@ export interface components {
             /** @description Also in X-Request-Id; quote it when reporting a problem */
             requestId: string;
         };
-        /** QUEUE_FULL_Error */
+        /**
+         * QUEUE_FULL_Error
+         * @description Every concurrency slot of the account is busy and its queue is full; nothing was recorded. Fix: Retry after `retryAfter` seconds. Retryable.
+         */
         QUEUE_FULL_Error: {
             /** @constant */
             error: "QUEUE_FULL";
@@ -1335,7 +1398,10 @@ export interface components {
             executions: components["schemas"]["Execution"][];
             nextCursor: string | null;
         };
-        /** EXECUTION_NOT_FOUND_Error */
+        /**
+         * EXECUTION_NOT_FOUND_Error
+         * @description No such execution or workflow run in your account. Fix: Check the id. Not retryable.
+         */
         EXECUTION_NOT_FOUND_Error: {
             /** @constant */
             error: "EXECUTION_NOT_FOUND";
@@ -1343,7 +1409,10 @@ export interface components {
             /** @description Also in X-Request-Id; quote it when reporting a problem */
             requestId: string;
         };
-        /** EXECUTION_NOT_CANCELLABLE_Error */
+        /**
+         * EXECUTION_NOT_CANCELLABLE_Error
+         * @description Cancel of an execution or run that already ended; `status` says how. Fix: Nothing to do. Not retryable.
+         */
         EXECUTION_NOT_CANCELLABLE_Error: {
             /** @constant */
             error: "EXECUTION_NOT_CANCELLABLE";
@@ -1451,7 +1520,10 @@ export interface components {
             createdAt: string | null;
             updatedAt: string | null;
         };
-        /** WORKFLOW_ALREADY_EXISTS_Error */
+        /**
+         * WORKFLOW_ALREADY_EXISTS_Error
+         * @description POST of a workflow slug you already have. Fix: PUT /v1/workflows/{slug} replaces it; or choose another slug. Not retryable.
+         */
         WORKFLOW_ALREADY_EXISTS_Error: {
             /** @constant */
             error: "WORKFLOW_ALREADY_EXISTS";
@@ -1466,7 +1538,10 @@ export interface components {
         WorkflowList: {
             workflows: components["schemas"]["Workflow"][];
         };
-        /** WORKFLOW_NOT_FOUND_Error */
+        /**
+         * WORKFLOW_NOT_FOUND_Error
+         * @description No such workflow slug visible to you. Fix: Check the slug (GET /v1/workflows). Not retryable.
+         */
         WORKFLOW_NOT_FOUND_Error: {
             /** @constant */
             error: "WORKFLOW_NOT_FOUND";
@@ -1663,7 +1738,10 @@ export interface components {
             expires_at: string;
             decided_at: string | null;
         };
-        /** APPROVAL_NOT_FOUND_Error */
+        /**
+         * APPROVAL_NOT_FOUND_Error
+         * @description No such approval on this run. Fix: Check the ids from the `approval_request` event. Not retryable.
+         */
         APPROVAL_NOT_FOUND_Error: {
             /** @constant */
             error: "APPROVAL_NOT_FOUND";
@@ -1671,7 +1749,10 @@ export interface components {
             /** @description Also in X-Request-Id; quote it when reporting a problem */
             requestId: string;
         };
-        /** APPROVAL_ALREADY_DECIDED_Error */
+        /**
+         * APPROVAL_ALREADY_DECIDED_Error
+         * @description The approval is no longer pending; `status` says what it is (approved, rejected, expired, cancelled). Fix: Nothing to do. Not retryable.
+         */
         APPROVAL_ALREADY_DECIDED_Error: {
             /** @constant */
             error: "APPROVAL_ALREADY_DECIDED";

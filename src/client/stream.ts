@@ -45,9 +45,10 @@ export async function* workflowEvents(target: StreamTarget, executionId: string,
     }
     if (!response.ok) {
       const body: unknown = await response.json().catch(() => null);
-      // 4xx will not get better by retrying (unknown run, bad key); 5xx may.
-      if (response.status < 500) throw new BatonApiError(response.status, body);
-      await backOff(++failures, options, new BatonApiError(response.status, body));
+      // The catalogue says which refusals may pass on a later try (503, 429…); an unknown run or a bad key will not.
+      const refused = new BatonApiError(response.status, body, response.headers.get('Retry-After'));
+      if (!refused.retryable) throw refused;
+      await backOff(++failures, options, refused);
       continue;
     }
     try {

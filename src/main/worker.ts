@@ -67,7 +67,7 @@ const EXECUTION_DRAIN_MS = 20_000;
 
 export async function startWorker(config: Config, logger: Logger): Promise<RunningWorker> {
   // Before anything else, so store wrappers and actors see whether tracing is on (docs/observability.md).
-  const tracing = startTracing({ version: VERSION, worker: process.env.BATON_WORKER_INDEX ?? '0' });
+  const tracing = startTracing({ enabled: config.tracing, version: VERSION, worker: String(config.workerIndex) });
   if (tracing.enabled) logger.info('tracing on: exporting OTLP traces');
   const opened = await openStores(config, { log: logger });
   const stores = {
@@ -114,7 +114,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const keyCache = new KeyCache(KEY_CACHE);
   const revocations = await startKeyRevocations(stores.coordination, keyCache, logger);
   const hashKey = createKeyHasher(config.keyHashSecret);
-  const metrics = createMetrics(config.statsd, { worker: process.env.BATON_WORKER_INDEX ?? '0', logger });
+  const metrics = createMetrics(config.statsd, { worker: String(config.workerIndex), logger });
   const webhooks = spawnWebhookActor(actors, {
     store: stores.durable.webhooks,
     logger: logger.child({ actor: 'webhooks' }),
@@ -131,7 +131,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const ownerExecutions = executionRecords.tracked(stores.durable.executions);
   const executionEvents = createExecutionEvents({ metrics, logger, webhooks: outboxWebhookSink(stores.durable.webhooks, webhooks.sender), statusWatch });
   // Concurrency slots, queue and execution leases (docs/limits.md).
-  const leases = leaseSettingsFrom(process.env);
+  const leases = leaseSettingsFrom(config);
   const limiter = concurrencyLimiter(stores.coordination, { leaseMs: leases.leaseMs });
   // One heartbeat for the slot leases of every execution and run this worker owns.
   const leaseKeeper = startLeaseKeeper({ limiter, renewEveryMs: leases.renewEveryMs, logger: logger.child({ component: 'leases' }) });
@@ -228,6 +228,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     metrics,
     slots: runSlots(concurrencyOnRequest, onRequest.durable.accounts),
     concurrency: concurrencyOnRequest,
+    leaseMs: leases.leaseMs,
     logger: logger.child({ component: 'workflows' }),
     allowPrivateUrls: config.allowPrivateUrls,
     fileWorkflows: config.workflowsDir === null ? [] : await loadWorkflowFiles(config.workflowsDir, config.allowPrivateUrls),

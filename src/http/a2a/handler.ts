@@ -219,7 +219,7 @@ export class BatonA2aHandler implements A2ARequestHandler {
 
   #require(permission: Permission): void {
     if (!grants(this.#principal.key.permissions, permission)) {
-      throw new ApiError(403, ErrorCode.FORBIDDEN, 'Insufficient permissions', {
+      throw new ApiError(ErrorCode.FORBIDDEN, 'Insufficient permissions', {
         requiredPermission: permission,
         details: `This key lacks the '${permission}' permission`,
       });

@@ -100,7 +100,7 @@ export async function callTool(principal: KeyPrincipal, services: McpToolService
 
 function requirePermission(principal: KeyPrincipal, permission: Permission): void {
   if (!grants(principal.key.permissions, permission)) {
-    throw new ApiError(403, ErrorCode.FORBIDDEN, 'Insufficient permissions', {
+    throw new ApiError(ErrorCode.FORBIDDEN, 'Insufficient permissions', {
       requiredPermission: permission,
       details: `This key lacks the '${permission}' permission`,
     });

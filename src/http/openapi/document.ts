@@ -4,7 +4,7 @@
  * request body and pipeline errors; its `doc` adds the summary, responses, query and own errors.
  * Served by GET /openapi.json; `npm run client:generate` types the client from it.
  */
-import { ErrorStatus, type ErrorCode } from '../../domain/errors.js';
+import { ErrorCatalogue, ErrorStatus, type ErrorCode } from '../../domain/errors.js';
 import type { Route } from '../route.js';
 import { errorBody } from '../../schemas/responses/errors.js';
 import { WebhookHeaders, WebhookPayloads } from '../../schemas/responses/webhooks.js';
@@ -224,7 +224,7 @@ function errorResponses(codes: readonly ErrorCode[], registry: SchemaRegistry): 
   for (const status of [...byStatus.keys()].sort()) {
     const list = byStatus.get(status)!.sort();
     const refs = list.map((code) => registry.use(errorBody(code)));
-    const retry = status === 429 || status === 503 || list.includes('IDEMPOTENCY_IN_PROGRESS');
+    const retry = list.some((code) => ErrorCatalogue[code].retryAfter);
     out[String(status)] = {
       description: list.join(', '),
       headers: headerRefs(retry ? ['X-Request-Id', 'Retry-After'] : ['X-Request-Id']),

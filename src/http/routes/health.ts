@@ -7,7 +7,6 @@ import type { Services } from '../../services/index.js';
 import { Health } from '../../schemas/responses/service.js';
 
 export function healthRoutes(services: Services) {
-  const workerHeader = { 'X-Baton-Worker': process.env.BATON_WORKER_INDEX ?? '0' };
   return [
     route({
       method: 'get',
@@ -15,7 +14,7 @@ export function healthRoutes(services: Services) {
       access: { kind: 'public' },
       doc: { summary: 'Liveness', responses: { 200: Health } },
       handle: () =>
-        json(200, { status: 'healthy', version: services.version, timestamp: Math.floor(Date.now() / 1000) }, workerHeader),
+        json(200, { status: 'healthy', version: services.version, timestamp: Math.floor(Date.now() / 1000) }, { 'X-Baton-Worker': String(services.config.workerIndex) }),
     }),
   ];
 }

@@ -9,7 +9,7 @@
  * other branches keep running, so a DAG with a failed branch still COMPLETES with that branch's
  * failures in `result.details` (outcome.ts).
  */
-import { invalidRequest, type ApiError } from '../../domain/errors.js';
+import { invalidRequest, RunErrorCode, type ApiError } from '../../domain/errors.js';
 
 export type Dependencies = Readonly<Record<string, readonly string[]>>;
 
@@ -209,10 +209,10 @@ export function nextSteps(plan: DagPlan, progress: DagProgress): DagSteps {
 }
 
 /** The error a blocked node is recorded with. */
-export function dependencyFailedError(node: BlockedNode): { readonly code: 'DEPENDENCY_FAILED'; readonly message: string } {
+export function dependencyFailedError(node: BlockedNode): { readonly code: typeof RunErrorCode.DEPENDENCY_FAILED; readonly message: string } {
   const names = node.failedDependencies.map((id) => `'${id}'`).join(', ');
   return {
-    code: 'DEPENDENCY_FAILED',
+    code: RunErrorCode.DEPENDENCY_FAILED,
     message: `Agent '${node.agentId}' did not run because ${node.failedDependencies.length > 1 ? 'its dependencies' : 'its dependency'} ${names} failed`,
   };
 }

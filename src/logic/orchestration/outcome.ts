@@ -13,26 +13,8 @@
  * so a client can see which part failed; the top-level `error` says why the execution failed.
  */
 import { agentDetails } from './aggregate.js';
+import { RunErrorCode } from '../../domain/errors.js';
 import type { AgentRunResult, AggregatedResult, ExecutionError, ExecutionMode, ExecutionStatus } from '../../domain/orchestration.js';
-
-/** Codes of `error` on a FAILED execution, and of per-agent errors the service itself assigns. */
-export const ExecutionErrorCode = {
-  /** SEQUENTIAL: a step failed, so the run stopped there. */
-  AGENT_FAILED: 'AGENT_FAILED',
-  /** PARALLEL/DAG: no agent succeeded. */
-  ALL_AGENTS_FAILED: 'ALL_AGENTS_FAILED',
-  /** Per agent (DAG): not run because a dependency failed. */
-  DEPENDENCY_FAILED: 'DEPENDENCY_FAILED',
-  /** The request's maxCost was reached; nothing more was started. */
-  BUDGET_REACHED: 'BUDGET_REACHED',
-  /** The execution's overall deadline passed. */
-  EXECUTION_TIMEOUT: 'EXECUTION_TIMEOUT',
-  /** The custom aggregator agent failed. */
-  AGGREGATOR_FAILED: 'AGGREGATOR_FAILED',
-  /** The owning node died mid-run; another node closed the execution (DESIGN §9). */
-  EXECUTION_INTERRUPTED: 'EXECUTION_INTERRUPTED',
-} as const;
-export type ExecutionErrorCode = (typeof ExecutionErrorCode)[keyof typeof ExecutionErrorCode];
 
 const TRANSITIONS: Readonly<Record<ExecutionStatus, readonly ExecutionStatus[]>> = {
   PENDING: ['RUNNING', 'CANCELLED', 'FAILED'],
@@ -85,7 +67,7 @@ export function judgeRun(run: RunSummary): RunVerdict {
     if (first !== undefined && !first.ok) {
       return failed(
         {
-          code: ExecutionErrorCode.AGENT_FAILED,
+          code: RunErrorCode.AGENT_FAILED,
           message: `Step ${index + 1} of ${run.selected} (agent '${first.agentId}') failed: ${first.error.message}`,
         },
         results,
@@ -97,7 +79,7 @@ export function judgeRun(run: RunSummary): RunVerdict {
     const reasons = results.map((r) => (r.ok ? '' : `${r.agentId}: ${r.error.message}`)).join('; ');
     return failed(
       {
-        code: ExecutionErrorCode.ALL_AGENTS_FAILED,
+        code: RunErrorCode.ALL_AGENTS_FAILED,
         message: count === 0 ? 'No agent ran' : `All ${count} agent${count === 1 ? '' : 's'} failed (${reasons})`,
       },
       results,
@@ -109,7 +91,7 @@ export function judgeRun(run: RunSummary): RunVerdict {
 /** FAILED because the `custom` aggregator agent failed; the agents' own results stay in details. */
 export function aggregatorFailed(aggregatorId: string, error: ExecutionError, results: readonly AgentRunResult[]): RunVerdict {
   return failed(
-    { code: ExecutionErrorCode.AGGREGATOR_FAILED, message: `Aggregator agent '${aggregatorId}' failed: ${error.message}` },
+    { code: RunErrorCode.AGGREGATOR_FAILED, message: `Aggregator agent '${aggregatorId}' failed: ${error.message}` },
     results,
   );
 }

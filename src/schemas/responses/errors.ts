@@ -1,9 +1,10 @@
 /**
  * Error bodies: `{ error, message, requestId, ...extra }` (src/http/pipeline.ts), with the extra
  * fields each code of src/domain/errors.ts carries. A test checks every code has an entry here.
+ * Each body's description, and its `x-retryable`, are the catalogue's.
  */
 import { Type, type TProperties } from '@sinclair/typebox';
-import type { ErrorCode } from '../../domain/errors.js';
+import { ErrorCatalogue, type ErrorCode } from '../../domain/errors.js';
 
 const field = { field: Type.String({ description: 'The offending field (dotted path)' }) };
 const details = { details: Type.String() };
@@ -66,6 +67,10 @@ export function errorBody(code: ErrorCode) {
       requestId: Type.String({ description: 'Also in X-Request-Id; quote it when reporting a problem' }),
       ...ErrorExtras[code],
     },
-    { title: `${code}_Error` },
+    {
+      title: `${code}_Error`,
+      description: `${ErrorCatalogue[code].meaning}. Fix: ${ErrorCatalogue[code].fix}. ${ErrorCatalogue[code].retryable ? 'Retryable' : 'Not retryable'}.`,
+      'x-retryable': ErrorCatalogue[code].retryable,
+    },
   );
 }

@@ -9,6 +9,7 @@ import { limitsFor } from '../../domain/limits.js';
 import type { Account } from '../../domain/accounts.js';
 import type { ConcurrencyLimits, SlotAcquisition, SlotState } from '../../domain/limits.js';
 import type { Coordination } from '../../ports/coordination.js';
+import type { Config } from '../../support/config.js';
 
 
 export interface ConcurrencyLimiterOptions {
@@ -47,29 +48,22 @@ export function queueRetryAfterSeconds(estimatedDurationMs: number, concurrent: 
   return Math.min(60, Math.max(1, Math.ceil(perSlotMs / 1000)));
 }
 
-/** Lease timing (docs/limits.md); read from the environment once per worker. */
+/** Lease timing (docs/limits.md), from config (BATON_LEASE_MS, BATON_RECOVERY_SCAN_MS). */
 export interface LeaseSettings {
-  /** BATON_LEASE_MS: a slot (and with it an execution's ownership) lapses this long after its last renewal. */
+  /** A slot (and with it an execution's ownership) lapses this long after its last renewal. */
   readonly leaseMs: number;
   /** Owners renew a third of the way through, so two renewals can fail before a lease lapses. */
   readonly renewEveryMs: number;
-  /** BATON_RECOVERY_SCAN_MS: how often each worker looks for live executions whose owner is gone. */
+  /** How often each worker looks for live executions whose owner is gone. */
   readonly scanEveryMs: number;
 }
 
-const DEFAULT_LEASE_MS = 30_000;
-
-function integerFrom(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`${name}: expected an integer from ${min} to ${max}, got '${raw}'`);
-  return value;
+export function leaseSettingsFrom(config: Pick<Config, 'leaseMs' | 'recoveryScanMs'>): LeaseSettings {
+  const { leaseMs } = config;
+  return { leaseMs, renewEveryMs: renewEveryMs(leaseMs), scanEveryMs: config.recoveryScanMs };
 }
 
-/** Throws at start-up, naming the variable, when a value is out of range. */
-export function leaseSettingsFrom(env: Readonly<Record<string, string | undefined>> = process.env): LeaseSettings {
-  const leaseMs = integerFrom(env, 'BATON_LEASE_MS', DEFAULT_LEASE_MS, 300, 3_600_000);
-  const scanEveryMs = integerFrom(env, 'BATON_RECOVERY_SCAN_MS', Math.max(100, Math.floor(leaseMs / 2)), 100, 3_600_000);
-  return { leaseMs, renewEveryMs: Math.max(100, Math.floor(leaseMs / 3)), scanEveryMs };
+/** A third of the lease (at least 100 ms), so two renewals can fail before it lapses. */
+export function renewEveryMs(leaseMs: number): number {
+  return Math.max(100, Math.floor(leaseMs / 3));
 }

@@ -17,9 +17,10 @@ import type { Logger } from '../../support/log.js';
 import type { Metrics } from '../../support/metrics/index.js';
 import type { AccountStore } from '../../ports/accounts.js';
 import type { ExecutionRecord } from '../../domain/executions.js';
+import { RunErrorCode } from '../../domain/errors.js';
 import type { ExecutionStore } from '../../ports/executions.js';
 
-export const EXECUTION_INTERRUPTED = 'EXECUTION_INTERRUPTED';
+export const EXECUTION_INTERRUPTED = RunErrorCode.EXECUTION_INTERRUPTED;
 
 export interface RecoveryDeps {
   readonly executions: Pick<ExecutionStore, 'listLive' | 'getById' | 'transition'>;

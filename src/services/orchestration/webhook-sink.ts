@@ -5,6 +5,7 @@
  */
 import type { WebhookSender } from '../../actors/webhook-protocol.js';
 import type { ExecutionRecord } from '../../domain/executions.js';
+import { ErrorCode } from '../../domain/errors.js';
 import type { WebhookStore } from '../../ports/webhooks.js';
 import { cancelledData, completedData, eventForStatus, failedData, startedData, type RunMetrics, type WebhookData } from '../../logic/webhooks/events.js';
 import { enqueueWebhook } from '../../logic/webhooks/outbox.js';
@@ -26,7 +27,7 @@ function dataFor(record: ExecutionRecord): WebhookData | null {
     case 'COMPLETED':
       return record.result === null ? null : completedData(record.result, runMetrics(record));
     case 'FAILED':
-      return failedData(record.error ?? { code: 'INTERNAL_ERROR', message: 'failed' }, runMetrics(record), record.result ?? undefined);
+      return failedData(record.error ?? { code: ErrorCode.INTERNAL_ERROR, message: 'failed' }, runMetrics(record), record.result ?? undefined);
     case 'CANCELLED':
       return cancelledData(runMetrics(record));
     default:

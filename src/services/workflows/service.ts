@@ -43,6 +43,7 @@ import { createRunEmitter, streamOf, WorkflowEvent } from '../../logic/workflow-
 import { estimatedRunMs } from './slots.js';
 import { type RunSlots } from '../../ports/limits.js';
 import { currentTraceparent } from '../../support/telemetry/index.js';
+import { renewEveryMs } from '../limits/concurrency.js';
 
 export const DECISION_CHANNEL = 'workflows.decision';
 export const CANCEL_CHANNEL = 'workflows.cancel';
@@ -50,10 +51,8 @@ export const CANCEL_CHANNEL = 'workflows.cancel';
 export const SLOT_CHANNEL = 'workflows.slot';
 const BROADCAST_TIMEOUT_MS = 5_000;
 const LOCAL_ASK_TIMEOUT_MS = 4_000;
-/** A run's owner renews its lease this often; a lease lapses LEASE_MS after the last renewal. */
-const LEASE_MS = 30_000;
-const RENEW_EVERY_MS = 10_000;
-const CLAIM_EVERY_MS = 15_000;
+/** Without `leaseMs` in the deps (tests): the default of BATON_LEASE_MS. */
+const DEFAULT_LEASE_MS = 30_000;
 const CLAIM_BATCH = 100;
 const HEARTBEAT_MS = 15_000;
 const MAX_METADATA_DEPTH = 10;
@@ -77,6 +76,8 @@ export interface WorkflowsDeps {
   /** Embedded mode: this is the only worker, so every running run at start is ours to resume. */
   readonly soleWorker: boolean;
   readonly heartbeatMs?: number;
+  /** BATON_LEASE_MS: a run's ownership lapses this long after its owner's last renewal (a third of it). */
+  readonly leaseMs?: number;
 }
 
 /**
@@ -158,6 +159,9 @@ const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsService> {
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const files = new Map(deps.fileWorkflows.map((d) => [d.slug, d]));
+  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  // Half a lease: a dead owner's runs are taken over within about 1.5 leases, as executions are.
+  const claimEveryMs = Math.max(100, Math.floor(leaseMs / 2));
 
   const unsubscribeDecisions = await deps.coordination.subscribe(DECISION_CHANNEL, async (message) => {
     const { executionId, approvalId } = JSON.parse(message) as { executionId: string; approvalId: string };
@@ -200,7 +204,7 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
   /** Takes over runs whose owner is gone: paused ones resume, the rest fail as interrupted. */
   async function claim(all: boolean): Promise<void> {
     for (;;) {
-      const claimed = await deps.runs.claim(owner, LEASE_MS, CLAIM_BATCH, all);
+      const claimed = await deps.runs.claim(owner, leaseMs, CLAIM_BATCH, all);
       for (const record of claimed) {
         deps.logger.info({ executionId: record.id, paused: record.checkpoint !== null }, 'taking over a workflow run');
         dispatch(deps.supervisor, { type: 'workflowRuns.start', record, resume: true });
@@ -211,14 +215,14 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
 
   await claim(deps.soleWorker);
   const renewTimer = setInterval(() => {
-    deps.runs.renewLeases(owner, LEASE_MS).catch((err: unknown) => deps.logger.warn({ err }, 'renewing workflow leases failed'));
-  }, RENEW_EVERY_MS);
+    deps.runs.renewLeases(owner, leaseMs).catch((err: unknown) => deps.logger.warn({ err }, 'renewing workflow leases failed'));
+  }, renewEveryMs(leaseMs));
   renewTimer.unref();
   const claimTimer = deps.soleWorker
     ? null
     : setInterval(() => {
         claim(false).catch((err: unknown) => deps.logger.warn({ err }, 'scanning for orphaned workflow runs failed'));
-      }, CLAIM_EVERY_MS);
+      }, claimEveryMs);
   claimTimer?.unref();
 
   /** Stops a local run actor whose record could not be written (it closes nothing: there is no record). */
@@ -337,7 +341,7 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
       // insert finds it; it does nothing until then.
       if (queued) dispatch(deps.supervisor, { type: 'workflowRuns.start', record, resume: false, queued: true, traceparent: currentTraceparent() });
       try {
-        await deps.runs.insert(record, owner, LEASE_MS);
+        await deps.runs.insert(record, owner, leaseMs);
       } catch (error) {
         deps.slots.release(accountId, record.id);
         if (queued) void cancelLocal(record.id);

@@ -1,5 +1,5 @@
 /**
- * Starts the OpenTelemetry SDK for this worker when the OTEL_* variables ask for it (settings.ts):
+ * Starts the OpenTelemetry SDK for this worker when config says tracing is on (settings.ts):
  * a BasicTracerProvider (sampler from OTEL_TRACES_SAMPLER / _ARG), a batch processor, the OTLP/HTTP
  * JSON exporter (endpoint and headers from OTEL_EXPORTER_OTLP_*), the AsyncLocalStorage context
  * manager (so store calls find their request's span) and the W3C trace-context propagator.
@@ -11,10 +11,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
-import { tracingRequested } from './settings.js';
 import { setActiveTracer } from './state.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 export interface Tracing {
   readonly enabled: boolean;
@@ -23,18 +20,18 @@ export interface Tracing {
 }
 
 export interface TracingOptions {
+  /** `Config.tracing`: the OTEL_* variables ask for it. */
+  readonly enabled: boolean;
   readonly version: string;
-  /** Resource attribute `service.instance.id` suffix: which worker process sent the span. */
+  /** Resource attribute `baton.worker`: which worker process sent the span. */
   readonly worker?: string;
-  readonly env?: Env;
 }
 
 const OFF: Tracing = { enabled: false, shutdown: async () => undefined };
 
 /** Starts tracing if configured; otherwise returns a Tracing that does nothing. */
 export function startTracing(options: TracingOptions): Tracing {
-  const env = options.env ?? process.env;
-  if (!tracingRequested(env)) return OFF;
+  if (!options.enabled) return OFF;
   const resource = defaultResource()
     // Baton's name unless OTEL_SERVICE_NAME / OTEL_RESOURCE_ATTRIBUTES say otherwise.
     .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'baton', [ATTR_SERVICE_VERSION]: options.version, 'baton.worker': options.worker ?? '0' }))

@@ -1,5 +1,5 @@
 /**
- * When tracing is on: only the standard OTEL_* variables decide (the SDK and the exporter read
+ * When tracing is on (read once, by src/support/config.ts): only the standard OTEL_* variables decide (the SDK and the exporter read
  * the rest themselves: OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER(_ARG),
  * OTEL_EXPORTER_OTLP_HEADERS, timeouts). With none set Baton never loads the SDK.
  */
@@ -11,7 +11,7 @@ function set(env: Env, name: string): boolean {
 }
 
 /** True when an OTLP destination is configured and tracing is not disabled. */
-export function tracingRequested(env: Env = process.env): boolean {
+export function tracingRequested(env: Env): boolean {
   if ((env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase() === 'true') return false;
   const exporter = (env.OTEL_TRACES_EXPORTER ?? '').trim().toLowerCase();
   if (exporter === 'none') return false;

@@ -14,6 +14,7 @@ import {
   ATTR_SERVER_ADDRESS,
   ATTR_URL_PATH,
 } from '@opentelemetry/semantic-conventions';
+import { agentCallErrorCode, RunErrorCode, type AgentCallFailureKind } from '../../domain/errors.js';
 import { activeTraceparent, contextFrom, traceparentOf } from './propagation.js';
 import { activeTracer } from './state.js';
 
@@ -177,12 +178,8 @@ export function startAgentSpan(agent: AgentInfoForSpan, traceparent: string | un
 /** What an agent call came to, as far as a span records it. */
 export type AgentSpanOutcome =
   | { readonly ok: true; readonly metadata: { readonly cost: number | null; readonly model?: string; readonly tokensUsed?: { readonly input: number; readonly output: number } } }
-  | { readonly ok: false; readonly kind: string; readonly message: string; readonly cost?: number; readonly status?: number };
+  | { readonly ok: false; readonly kind: AgentCallFailureKind; readonly message: string; readonly cost?: number; readonly status?: number };
 
-/** The catalogue code of a failed agent call (as in an execution's per-agent errors). */
-export function agentErrorCode(kind: string): string {
-  return kind === 'agent_error' ? 'AGENT_ERROR' : `AGENT_${kind.toUpperCase()}`;
-}
 
 export function endAgentSpan(span: Span | null, outcome: AgentSpanOutcome): void {
   if (span === null) return;
@@ -198,7 +195,7 @@ export function endAgentSpan(span: Span | null, outcome: AgentSpanOutcome): void
   } else {
     if (typeof outcome.cost === 'number') span.setAttribute('baton.agent.cost_usd', outcome.cost);
     if (typeof outcome.status === 'number') span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, outcome.status);
-    failSpan(span, agentErrorCode(outcome.kind), outcome.message);
+    failSpan(span, agentCallErrorCode(outcome.kind), outcome.message);
   }
   span.end();
 }
@@ -240,7 +237,7 @@ export function startApprovalSpan(approvalId: string, toolName: string, parent: 
 export function endApprovalSpan(span: Span | null, decision: string): void {
   if (span === null) return;
   span.setAttribute('baton.approval.decision', decision);
-  if (decision === 'expired') failSpan(span, 'APPROVAL_EXPIRED');
+  if (decision === 'expired') failSpan(span, RunErrorCode.APPROVAL_EXPIRED);
   span.end();
 }
 
