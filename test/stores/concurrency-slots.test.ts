@@ -72,6 +72,19 @@ for (const kind of coordinationKinds()) {
       t.equal(await c.slotState(account, 'e5', NOW + 2_000), 'queued');
     });
 
+    t.test('renewed leases stay held after the first lease would have ended, and lapse when theirs ends', async (t) => {
+      const c = await openTestCoordination(t, kind);
+      const account = unique();
+      for (const id of ['e1', 'e2', 'e3']) await c.acquireSlot(account, id, LIMITS, 1_000, NOW);
+      t.same(await c.renewSlots(account, ['e1', 'e2'], 5_000, NOW + 900), []);
+      // Past the leases first handed out, before the renewed ones end: nothing is reclaimed.
+      t.same(await c.acquireSlot(account, 'e4', LIMITS, 1_000, NOW + 2_000), { status: 'queued', position: 2, promoted: [] });
+      t.same(await c.releaseSlot(account, 'e4', 1_000, NOW + 3_000), []);
+      t.equal(await c.slotState(account, 'e1', NOW + 3_000), 'running');
+      // e1 and e2 end at NOW + 5,900: both slots go to the queue head and the next newcomer.
+      t.same(await c.acquireSlot(account, 'e5', LIMITS, 1_000, NOW + 6_000), { status: 'started', promoted: ['e3'] });
+    });
+
     t.test('concurrent acquires never hand out more slots or places than the limits', async (t) => {
       const workers = await openTestWorkers(t, kind, 3);
       const account = unique();
