@@ -154,7 +154,7 @@ export const ErrorCatalogue: Readonly<Record<CatalogueCode, ErrorEntry>> = {
   QUEUE_FULL: later(429, 'Every concurrency slot of the account is busy and its queue is full; nothing was recorded', 'Retry after `retryAfter` seconds'),
   INTERNAL_ERROR: http(500, true, 'A bug; no stack trace is sent. A run it ends is stopped rather than retried', 'Retry; if it persists, report the `requestId` (or the run id)', [HTTP, EXECUTION, WORKFLOW]),
   SERVICE_UNAVAILABLE: later(503, 'Postgres or Redis unreachable, or not answering within BATON_STORE_DEADLINE_MS', 'Retry after `retryAfter` seconds'),
-  OVERLOADED: later(503, 'A new execution or run while the worker cannot keep up (`reason`: backlog, event-loop delay or agent queue wait); nothing was recorded', 'Retry after `retryAfter` seconds'),
+  OVERLOADED: later(503, 'A new execution or run while the worker cannot keep up (`reason`: backlog, saturated, event-loop delay or agent queue wait); nothing was recorded', 'Retry after `retryAfter` seconds'),
 
   AGENT_FAILED: run([EXECUTION], true, 'SEQUENTIAL: a step failed, so the run stopped there; the step\'s own code is in `result.details`', 'See the failed step\'s code; run again once its cause is fixed'),
   ALL_AGENTS_FAILED: run([EXECUTION], true, 'PARALLEL or DAG: no agent succeeded (or none ran); each failure is in `result.details`', 'See each agent\'s code in `result.details`'),
@@ -313,7 +313,7 @@ export const serviceUnavailable = (what: string, retryAfterSeconds = 1): ApiErro
  * is refused before anything is recorded, so what was accepted still completes. `reason` is
  * `backlog`, `event_loop_delay` or `agent_queue_wait`. Reads, cancels and approvals are served.
  */
-export const overloaded = (reason: 'backlog' | 'event_loop_delay' | 'agent_queue_wait', details: string, retryAfterSeconds: number): ApiError =>
+export const overloaded = (reason: 'backlog' | 'saturated' | 'event_loop_delay' | 'agent_queue_wait', details: string, retryAfterSeconds: number): ApiError =>
   new ApiError(
     ErrorCode.OVERLOADED,
     `The service is overloaded and accepts no new work right now; retry in ${retryAfterSeconds} s`,

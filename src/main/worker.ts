@@ -83,6 +83,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   // Admission control: refuse new work up front rather than fail accepted work later.
   const admission = createAdmission({
     maxBacklog: config.maxBacklog,
+    maxBacklogMs: config.maxBacklogMs,
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
     maxAgentQueueWaitMs: config.maxAgentQueueWaitMs,
   });

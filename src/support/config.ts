@@ -44,6 +44,7 @@ export interface Config {
   readonly workflowsDir: string | null;
   /** Admission control (src/services/limits/admission.ts): new executions get 503 OVERLOADED past these. */
   readonly maxBacklog: number;
+  readonly maxBacklogMs: number;
   readonly maxEventLoopDelayMs: number;
   readonly maxAgentQueueWaitMs: number;
   /** The optional semantic reranker of selection (docs/selection.md); off by default. */
@@ -186,6 +187,7 @@ export const SETTINGS = {
   leaseMs: integer('BATON_LEASE_MS', DEFAULT_LEASE_MS, 300, 3_600_000, "lease on a running execution's slot and on a workflow run; a worker silent this long is presumed dead (renewed every third of it)"),
   recoveryScanMs: integer('BATON_RECOVERY_SCAN_MS', DEFAULT_LEASE_MS / 2, 100, 3_600_000, 'how often each worker looks for executions whose owner died', 'half the lease'),
   maxBacklog: integer('BATON_MAX_BACKLOG', 2000, 1, 1_000_000, 'admission: executions running on one worker beyond which new ones get 503 `OVERLOADED`'),
+  maxBacklogMs: integer('BATON_MAX_BACKLOG_MS', 2000, 100, 600_000, 'admission: while the worker is saturated (event loop busy ≥ 90% of the time), new executions get 503 `OVERLOADED` once the backlog is more than it completes in this many milliseconds'),
   maxEventLoopDelayMs: integer('BATON_MAX_EVENT_LOOP_DELAY_MS', 100, 1, 60_000, 'admission: mean event-loop delay (over 0.5 s) beyond which new executions get 503 `OVERLOADED`'),
   maxAgentQueueWaitMs: integer('BATON_MAX_AGENT_QUEUE_WAIT_MS', 5000, 1, 600_000, "admission: longest recent wait of an agent call for a slot (the agent's `maxConcurrency`) beyond which new executions get 503 `OVERLOADED`"),
   workerIndex: integer('BATON_WORKER_INDEX', 0, 0, 255, 'set by the primary for each worker it forks (the `X-Baton-Worker` header, metrics and traces); not for operators'),
@@ -240,6 +242,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     selectionSemanticBudgetMs: read(SETTINGS.selectionSemanticBudgetMs, env),
     workflowsDir: workflowsDir === null ? null : path.resolve(workflowsDir),
     maxBacklog: read(SETTINGS.maxBacklog, env),
+    maxBacklogMs: read(SETTINGS.maxBacklogMs, env),
     maxEventLoopDelayMs: read(SETTINGS.maxEventLoopDelayMs, env),
     maxAgentQueueWaitMs: read(SETTINGS.maxAgentQueueWaitMs, env),
     leaseMs,

@@ -42,3 +42,37 @@ t.test('a long wait for an agent slot refuses new executions for about a second'
   await new Promise((resolve) => setTimeout(resolve, 1_200));
   t.equal(refusal(() => admission.check()), null, 'forgotten after two quiet windows');
 });
+
+/** Keeps the event loop busy for `ms`, like a worker at capacity. */
+function spin(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // busy
+  }
+}
+
+t.test('a saturated worker refuses once its backlog is longer than it can complete in maxBacklogMs', async (t) => {
+  const admission = createAdmission({ maxBacklog: 100_000, maxBacklogMs: 1_000, maxEventLoopDelayMs: 60_000, maxAgentQueueWaitMs: 60_000 });
+  t.teardown(() => admission.stop());
+  for (let i = 0; i < 100; i++) admission.started(`e${i}`);
+  t.equal(refusal(() => admission.check()), null, 'an idle loop accepts a long backlog (slow agents are not overload)');
+  // A window with the loop fully busy and nothing completing.
+  spin(600);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const refused = refusal(() => admission.check());
+  t.equal(refused?.code, 'OVERLOADED');
+  t.equal(refused?.extra.reason, 'saturated');
+  t.match(String(refused?.extra.details), /event loop busy \d+%/);
+  // Once the loop has room again, submissions are accepted.
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  t.equal(refusal(() => admission.check()), null, 'accepted again when no longer saturated');
+});
+
+t.test('a saturated worker still accepts a small backlog', async (t) => {
+  const admission = createAdmission({ maxBacklog: 100_000, maxBacklogMs: 1_000, maxEventLoopDelayMs: 60_000, maxAgentQueueWaitMs: 60_000 });
+  t.teardown(() => admission.stop());
+  for (let i = 0; i < 50; i++) admission.started(`e${i}`);
+  spin(600);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  t.equal(refusal(() => admission.check()), null);
+});

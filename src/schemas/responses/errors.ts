@@ -52,7 +52,7 @@ export const ErrorExtras: Readonly<Record<ErrorCode, TProperties>> = {
   SERVICE_UNAVAILABLE: retryAfter,
   OVERLOADED: {
     ...retryAfter,
-    reason: Type.Union([Type.Literal('backlog'), Type.Literal('event_loop_delay'), Type.Literal('agent_queue_wait')]),
+    reason: Type.Union([Type.Literal('backlog'), Type.Literal('saturated'), Type.Literal('event_loop_delay'), Type.Literal('agent_queue_wait')]),
     ...details,
   },
   INTERNAL_ERROR: {},
