@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../src/support/paths.js';
 import { realDatabaseUrl, realRedisUrl, uniqueRedisPrefix, uniqueSchema } from './env.js';
+import { batonArgs } from './baton-command.js';
 import { uninstrumentedEnv } from './child-env.js';
 
 export const ADMIN_TOKEN = 'test-operator-token-0123456789';
@@ -79,7 +80,7 @@ export async function startServer(t: Teardown, options: ServerOptions): Promise<
     env.BATON_WORKERS = String(options.workers ?? 2);
   }
   Object.assign(env, options.env ?? {});
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(packageRoot, 'src/cli/main.ts'), 'serve'], {
+  const child = spawn(process.execPath, [...batonArgs(), 'serve'], {
     cwd: packageRoot,
     env: uninstrumentedEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
