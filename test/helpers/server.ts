@@ -12,6 +12,7 @@ import { packageRoot } from '../../src/support/paths.js';
 import { realDatabaseUrl, realRedisUrl, uniqueRedisPrefix, uniqueSchema } from './env.js';
 import { batonArgs } from './baton-command.js';
 import { uninstrumentedEnv } from './child-env.js';
+import { seedPgliteDataDir } from './pglite-template.js';
 
 export const ADMIN_TOKEN = 'test-operator-token-0123456789';
 
@@ -70,6 +71,8 @@ export async function startServer(t: Teardown, options: ServerOptions): Promise<
   let dataDir: string | null = null;
   if (options.mode === 'embedded') {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'baton-e2e-'));
+    // A test that brings its own directory (to restart on it) starts it empty.
+    if (options.env?.BATON_DATA_DIR === undefined) await seedPgliteDataDir(dataDir);
     env.BATON_DATA_DIR = dataDir;
   } else {
     if (realDatabaseUrl === null || realRedisUrl === null) throw new Error('real mode needs DATABASE_URL and REDIS_URL');
