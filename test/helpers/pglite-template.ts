@@ -5,14 +5,14 @@
  * schema and applies every migration itself; tests that pass their own BATON_DATA_DIR (and
  * tests/local-operator-token.test.ts) still start on an empty directory.
  */
-import { cpSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { asset } from '../../src/support/paths.js';
 
-const require = createRequire(import.meta.url);
-const pgliteVersion = (require('@electric-sql/pglite/package.json') as { version: string }).version;
+// The package does not export its package.json.
+const pgliteVersion = (JSON.parse(readFileSync(asset('node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }).version;
 /** Shared by the test processes of a run (and later runs): keyed by PGlite's version. */
 const TEMPLATE = path.join(os.tmpdir(), `baton-test-pglite-${pgliteVersion}`);
 
