@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
 import { packageRoot } from '../src/support/paths.js';
+import { batonArgs } from './helpers/baton-command.js';
 import { uninstrumentedEnv } from './helpers/child-env.js';
 import { api, startServer } from './helpers/server.js';
 
@@ -20,7 +21,7 @@ function baton(...args: string[]) {
   const env: Record<string, string> = { ...(process.env as Record<string, string>), BATON_DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
-  return run(process.execPath, ['--import', 'tsx', path.join(packageRoot, 'src/cli/main.ts'), ...args], { cwd: packageRoot, env: uninstrumentedEnv(env) });
+  return run(process.execPath, [...batonArgs(), ...args], { cwd: packageRoot, env: uninstrumentedEnv(env) });
 }
 
 t.test('accounts and keys made with the CLI work against the server', async (t) => {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import t from 'tap';
 import { localOperatorToken, TOKEN_FILE_NAME } from '../src/main/local-operator-token.js';
 import { packageRoot } from '../src/support/paths.js';
+import { batonArgs } from './helpers/baton-command.js';
 import { uninstrumentedEnv } from './helpers/child-env.js';
 import { api, freePort } from './helpers/server.js';
 
@@ -60,7 +61,7 @@ t.test('npm start on an empty data directory prints the token once with the cons
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'BATON_ADMIN_TOKEN', 'BATON_PUBLIC_URL']) delete env[name];
 
   const start = async (): Promise<{ output: () => string; stop: () => Promise<void> }> => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(packageRoot, 'src/cli/main.ts'), 'serve'], { cwd: packageRoot, env: uninstrumentedEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...batonArgs(), 'serve'], { cwd: packageRoot, env: uninstrumentedEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));

@@ -1,17 +1,14 @@
 /**
  * `baton` CLI: serve, migrate, accounts create, keys create. Account and key commands
  * work directly against the database (DESIGN §6), with the same rules as the HTTP API.
+ *
+ * Each command imports what it runs when it runs: `--version` or `agent check` does not load the
+ * server, and the primary of `serve` loads neither the worker's HTTP stack nor its stores.
  */
 import cluster from 'node:cluster';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { loadConfig, type ConfigOverrides } from '../support/config.js';
-import { firstRunNotice, localOperatorToken } from '../main/local-operator-token.js';
-import { createLogger } from '../support/log.js';
-import { runPrimary } from '../main/primary.js';
 import { VERSION } from '../support/version.js';
-import { runWorker } from '../main/worker.js';
-import { createAccountCommand, createKeyCommand, migrateCommand } from './admin-commands.js';
-import { agentCheckCommand } from './agent-check.js';
 
 function integerOption(value: string): number {
   const n = Number(value);
@@ -38,7 +35,8 @@ program
   .option('-p, --port <port>', 'listen port (BATON_PORT)', integerOption)
   .option('-H, --host <host>', 'listen address (BATON_HOST)')
   .option('-w, --workers <n>', 'worker processes (BATON_WORKERS)', integerOption)
-  .action((options: { port?: number; host?: string; workers?: number }) => {
+  .action(async (options: { port?: number; host?: string; workers?: number }) => {
+    const [{ createLogger }, { firstRunNotice, localOperatorToken }] = await Promise.all([import('../support/log.js'), import('../main/local-operator-token.js')]);
     const overrides: ConfigOverrides = {};
     if (options.port !== undefined) overrides.port = options.port;
     if (options.host !== undefined) overrides.host = options.host;
@@ -51,14 +49,19 @@ program
     if (cluster.isPrimary) {
       if (local !== null && !local.created) logger.info({ file: local.file }, 'operator token read from the data directory');
       const notice = local?.created === true ? (port: number) => process.stdout.write(firstRunNotice(local, config.port === 0 ? `http://${config.host}:${port}` : config.publicUrl) + '\n') : undefined;
+      const { runPrimary } = await import('../main/primary.js');
       runPrimary(config, logger, notice);
-    } else void runWorker(config, logger);
+    } else {
+      const { runWorker } = await import('../main/worker.js');
+      void runWorker(config, logger);
+    }
   });
 
 program
   .command('migrate')
   .description('apply pending database migrations and exit')
   .action(async () => {
+    const { migrateCommand } = await import('./admin-commands.js');
     await migrateCommand(loadConfig());
   });
 
@@ -72,6 +75,7 @@ program
   .option('--limits <json>', 'ENTERPRISE limits as JSON: {"requestsPerMinute":…,"requestsPerDay":…,"concurrentExecutions":…,"queueSize":…}')
   .option('--fee-percent <n>', 'ENTERPRISE platform fee in percent', Number)
   .action(async (options: { name: string; tier: string; limits?: string; feePercent?: number }) => {
+    const { createAccountCommand } = await import('./admin-commands.js');
     await createAccountCommand(loadConfig(), options);
   });
 
@@ -86,6 +90,7 @@ program
   .option('--expires-at <iso>', 'ISO 8601 expiry')
   .option('--ip-whitelist <list>', 'comma-separated addresses or CIDR ranges (ENTERPRISE)')
   .action(async (options: { account: string; name: string; permissions: string; expiresAt?: string; ipWhitelist?: string }) => {
+    const { createKeyCommand } = await import('./admin-commands.js');
     await createKeyCommand(loadConfig(), options);
   });
 
@@ -101,6 +106,7 @@ program
   .option('--prompt <text>', 'prompt of the test calls')
   .option('--json', 'print the report as JSON')
   .action(async (url: string, options: { allowPrivate?: boolean; timeout?: number; deadline?: number; prompt?: string; json?: boolean }) => {
+    const { agentCheckCommand } = await import('./agent-check.js');
     await agentCheckCommand(url, options);
   });
 

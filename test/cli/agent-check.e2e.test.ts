@@ -10,13 +10,14 @@ import t from 'tap';
 import { checkAgent, type CheckReport } from '../../src/cli/conformance.js';
 import { packageRoot } from '../../src/support/paths.js';
 import { startBrokenAgent } from '../fixtures/broken-agent.js';
+import { batonArgs } from '../helpers/baton-command.js';
 import { uninstrumentedEnv } from '../helpers/child-env.js';
 import { startExampleAgent } from '../helpers/example-agent.js';
 
 const run = promisify(execFile);
 
 function baton(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  return run(process.execPath, ['--import', 'tsx', path.join(packageRoot, 'src/cli/main.ts'), ...args], {
+  return run(process.execPath, [...batonArgs(), ...args], {
     cwd: packageRoot,
     env: uninstrumentedEnv(process.env),
   }).then(

@@ -62,8 +62,9 @@ if (!realServersAvailable()) {
 
   function workerPids(): number[] {
     try {
-      // tsx also runs an esbuild service as a child of the primary: match the workers only.
-      return execFileSync('pgrep', ['-P', String(server.process.pid), '-f', 'src/cli/main.ts']).toString().trim().split('\n').map(Number);
+      // Under tsx an esbuild service is also a child of the primary: match the workers only
+      // (they run the CLI entry, src/cli/main.ts or its build dist/src/cli/main.js).
+      return execFileSync('pgrep', ['-P', String(server.process.pid), '-f', 'src/cli/main\\.[jt]s']).toString().trim().split('\n').map(Number);
     } catch {
       return [];
     }

@@ -10,7 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { packageRoot } from '../../src/support/paths.js';
 import { realDatabaseUrl, realRedisUrl, uniqueRedisPrefix, uniqueSchema } from './env.js';
+import { batonArgs } from './baton-command.js';
 import { uninstrumentedEnv } from './child-env.js';
+import { seedPgliteDataDir } from './pglite-template.js';
 
 export const ADMIN_TOKEN = 'test-operator-token-0123456789';
 
@@ -69,6 +71,8 @@ export async function startServer(t: Teardown, options: ServerOptions): Promise<
   let dataDir: string | null = null;
   if (options.mode === 'embedded') {
     dataDir = mkdtempSync(path.join(os.tmpdir(), 'baton-e2e-'));
+    // A test that brings its own directory (to restart on it) starts it empty.
+    if (options.env?.BATON_DATA_DIR === undefined) await seedPgliteDataDir(dataDir);
     env.BATON_DATA_DIR = dataDir;
   } else {
     if (realDatabaseUrl === null || realRedisUrl === null) throw new Error('real mode needs DATABASE_URL and REDIS_URL');
@@ -79,7 +83,7 @@ export async function startServer(t: Teardown, options: ServerOptions): Promise<
     env.BATON_WORKERS = String(options.workers ?? 2);
   }
   Object.assign(env, options.env ?? {});
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(packageRoot, 'src/cli/main.ts'), 'serve'], {
+  const child = spawn(process.execPath, [...batonArgs(), 'serve'], {
     cwd: packageRoot,
     env: uninstrumentedEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
