@@ -72,7 +72,7 @@ t.test('npm start on an empty data directory prints the token once with the cons
       await exited;
     };
     t.teardown(stop);
-    const deadline = Date.now() + (Number(process.env.BATON_TEST_START_MS ?? '') || 120_000);
+    const deadline = Date.now() + (Number(process.env.BATON_TEST_START_TIMEOUT_MS ?? '') || 120_000);
     // The notice follows the listening line; wait for it too on the first start.
     while (!/baton listening/.test(output) || (/First run/.test(output) && !/Console: /.test(output))) {
       if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
