@@ -193,7 +193,11 @@ async function adminPost(url: string, body: unknown): Promise<Record<string, unk
   return json;
 }
 
-export async function startBaton(mode: BenchMode): Promise<Baton> {
+/**
+ * `root`: another checkout of Baton, built (`npm run build`), to run instead of this one, e.g. the
+ * commit before a change, so both are measured in the same run (bench:compare's BENCH_BASELINE_ROOT).
+ */
+export async function startBaton(mode: BenchMode, root?: string): Promise<Baton> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     BATON_PORT: '0',
@@ -221,7 +225,8 @@ export async function startBaton(mode: BenchMode): Promise<Baton> {
   }
   // e.g. BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' (workers inherit the primary's execArgv).
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-  const started = await startUntil([...nodeArgs, ...entry('src/cli/main.ts'), 'serve'], env, /baton listening on (http:\/\/[\d.]+:\d+)/);
+  const command = root === undefined ? entry('src/cli/main.ts') : [path.join(root, 'dist', 'src', 'cli', 'main.js')];
+  const started = await startUntil([...nodeArgs, ...command, 'serve'], env, /baton listening on (http:\/\/[\d.]+:\d+)/);
   const url = started.match[1]!;
   const account = await adminPost(`${url}/v1/accounts`, {
     name: 'bench',

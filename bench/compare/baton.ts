@@ -17,8 +17,9 @@ const CAPABILITY = 'bench-compare';
 /** Terminal states of GET /v1/executions/{id}. */
 const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 
-export async function startBatonSystem(mode: BenchMode): Promise<ComparedSystem> {
-  const baton = await startBaton(mode);
+/** `baseline`: a built checkout of an earlier commit, run instead of this one (see startBaton). */
+export async function startBatonSystem(mode: BenchMode, baseline?: { readonly root: string; readonly label: string }): Promise<ComparedSystem> {
+  const baton = await startBaton(mode, baseline?.root);
   const fleet = await startMockAgentFleet([
     {
       record: false,
@@ -93,7 +94,7 @@ export async function startBatonSystem(mode: BenchMode): Promise<ComparedSystem>
     (await client.json('POST', `/v1/workflows/${slug}/run`, { task: 'bench' })) as { execution_id: string; stream_url: string };
 
   return {
-    name: mode === 'embedded' ? 'Baton (embedded)' : 'Baton (Postgres + Redis)',
+    name: `${mode === 'embedded' ? 'Baton (embedded)' : 'Baton (Postgres + Redis)'}${baseline === undefined ? '' : ` @ ${baseline.label}`}`,
     note: longPoll ? 'run-and-wait: POST /v1/orchestrate, then GET /v1/executions/{id}?wait= (long poll)' : 'run-and-wait: POST /v1/orchestrate, then GET /v1/executions/{id} every 5 ms',
     pid: baton.pid,
     flows: {

@@ -13,8 +13,9 @@
  * repetitions, written to bench/COMPARE.md.
  *
  * Options (environment): BENCH_DURATION seconds per measurement (default 5), BENCH_REPS
- * repetitions (default 2), BENCH_SYSTEMS comma list to restrict (embedded,real,mastra,langgraph),
- * BENCH_COMPARE_OUT results path.
+ * repetitions (default 2), BENCH_SYSTEMS comma list to restrict (embedded,real,baseline,mastra,
+ * langgraph), BENCH_COMPARE_OUT results path, BENCH_BASELINE_ROOT (with `baseline` in the systems,
+ * a built checkout of an earlier commit run embedded beside this one; BENCH_BASELINE_LABEL names it).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -27,7 +28,7 @@ import { runClosedLoop, type FlowResult } from './closed-loop.js';
 import { langGraphInstalled, mastraInstalled, startLangGraph, startMastra } from './peers.js';
 import type { ComparedSystem } from './system.js';
 
-type SystemKey = 'embedded' | 'real' | 'mastra' | 'langgraph';
+type SystemKey = 'embedded' | 'real' | 'baseline' | 'mastra' | 'langgraph';
 
 interface Scenario {
   readonly name: string;
@@ -91,6 +92,8 @@ function progress(line: string): void {
 const STARTERS: Record<SystemKey, () => Promise<ComparedSystem>> = {
   embedded: () => startBatonSystem('embedded'),
   real: () => startBatonSystem('real'),
+  // BENCH_BASELINE_ROOT: a built checkout of an earlier commit, embedded, for before/after in one run.
+  baseline: () => startBatonSystem('embedded', { root: process.env.BENCH_BASELINE_ROOT!, label: process.env.BENCH_BASELINE_LABEL ?? path.basename(process.env.BENCH_BASELINE_ROOT!) }),
   mastra: startMastra,
   langgraph: startLangGraph,
 };
@@ -98,10 +101,11 @@ const STARTERS: Record<SystemKey, () => Promise<ComparedSystem>> = {
 export async function runCompare(): Promise<string> {
   const durationMs = Number(process.env.BENCH_DURATION ?? 5) * 1000;
   const reps = Number(process.env.BENCH_REPS ?? 2);
-  const wanted = (process.env.BENCH_SYSTEMS ?? 'embedded,real,mastra,langgraph').split(',') as SystemKey[];
+  const wanted = (process.env.BENCH_SYSTEMS ?? `embedded,real${process.env.BENCH_BASELINE_ROOT ? ',baseline' : ''},mastra,langgraph`).split(',') as SystemKey[];
   const notes: string[] = [];
   const available = wanted.filter((key) => {
     if (key === 'real' && !(process.env.DATABASE_URL && process.env.REDIS_URL)) return void notes.push('Baton on Postgres + Redis skipped: DATABASE_URL and REDIS_URL are not both set.'), false;
+    if (key === 'baseline' && !process.env.BENCH_BASELINE_ROOT) return void notes.push('Baseline skipped: BENCH_BASELINE_ROOT is not set.'), false;
     if (key === 'mastra' && !mastraInstalled()) return void notes.push('Mastra skipped: not installed (npm run bench:peers:install).'), false;
     if (key === 'langgraph' && !langGraphInstalled()) return void notes.push('LangGraph skipped: not installed (npm run bench:peers:install).'), false;
     return true;
@@ -160,7 +164,7 @@ export async function runCompare(): Promise<string> {
     // Higher is better for throughput; for latency the ratio is theirs over ours, so > 1 still means Baton is ahead.
     return `${(scenario.metric === 'perSecond' ? a / b : b / a).toFixed(2)}×`;
   };
-  const batons = available.filter((k) => k === 'embedded' || k === 'real');
+  const batons = available.filter((k) => k === 'embedded' || k === 'real' || k === 'baseline');
   const header = ['scenario', ...available.map((k) => names.get(k) ?? k), ...batons.map((k) => `${names.get(k) ?? k} ÷ Mastra`)];
   const lines = [
     '# Baton against its peers',

@@ -14,7 +14,8 @@
  *
  * The server runs on core 0 and this process on core 1 when `taskset` exists. Results go to
  * bench/SUSTAINED.md. Options: BENCH_DURATION seconds per step (default 5), BENCH_SYSTEMS
- * (embedded,real), BENCH_SSE_SUBSCRIBERS (default 500), BENCH_SUSTAINED_OUT.
+ * (embedded,real), BENCH_SSE_SUBSCRIBERS (default 500), BENCH_SUSTAINED_OUT, BENCH_BASELINE_ROOT
+ * (a built checkout of an earlier commit, also measured embedded; BENCH_BASELINE_LABEL names it).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -191,6 +192,8 @@ function sustains(r: OpenLoopResult): boolean {
 
 interface ModeReport {
   readonly mode: BenchMode;
+  /** Column title: the mode, and the baseline's label when it is one. */
+  readonly label: string;
   readonly readyMs: number;
   readonly idleRssKiB: number;
   readonly steps: OpenLoopResult[];
@@ -260,9 +263,16 @@ async function sseCost(baton: Baton, target: Target, agentUrl: string, count: nu
   return (after - before) / count;
 }
 
-async function measureMode(mode: BenchMode, durationMs: number, sseSubscribers: number, progress: (line: string) => void): Promise<ModeReport> {
+async function measureMode(
+  mode: BenchMode,
+  durationMs: number,
+  sseSubscribers: number,
+  progress: (line: string) => void,
+  baseline?: { readonly root: string; readonly label: string },
+): Promise<ModeReport> {
+  const label = `${mode === 'embedded' ? 'embedded' : 'Postgres + Redis'}${baseline === undefined ? '' : ` @ ${baseline.label}`}`;
   const t0 = Date.now();
-  const baton = await startBaton(mode);
+  const baton = await startBaton(mode, baseline?.root);
   const readyMs = Date.now() - t0;
   pin(baton.pid, 0);
   try {
@@ -298,7 +308,7 @@ async function measureMode(mode: BenchMode, durationMs: number, sseSubscribers: 
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const afterRssKiB = rssKiB(baton.pid);
     const sse = await sseCost(baton, target, agentUrl, sseSubscribers).catch(() => null);
-    return { mode, readyMs, idleRssKiB, steps, sustained: good, overload, executions, afterRssKiB, sseKiBPerSubscriber: sse, sseSubscribers };
+    return { mode, label, readyMs, idleRssKiB, steps, sustained: good, overload, executions, afterRssKiB, sseKiBPerSubscriber: sse, sseSubscribers };
   } finally {
     await baton.stop();
   }
@@ -311,7 +321,7 @@ function report(reports: readonly ModeReport[], durationMs: number, notes: reado
     '',
     `${new Date().toISOString()} · ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'} · node ${process.version} · ${durationMs / 1000} s per step · load average ${os.loadavg()[0]!.toFixed(2)} at the end · server pinned to core 0 when taskset exists`,
     '',
-    '| | ' + reports.map((r) => (r.mode === 'embedded' ? 'embedded' : 'Postgres + Redis')).join(' | ') + ' |',
+    '| | ' + reports.map((r) => r.label).join(' | ') + ' |',
     '|---|' + reports.map(() => '---').join('|') + '|',
     `| ready after spawn | ${reports.map((r) => `${r.readyMs} ms`).join(' | ')} |`,
     `| RSS idle | ${reports.map((r) => mib(r.idleRssKiB)).join(' | ')} |`,
@@ -328,7 +338,7 @@ function report(reports: readonly ModeReport[], durationMs: number, notes: reado
     ...reports.flatMap((r) =>
       [...r.steps, ...(r.overload === null ? [] : [r.overload])].map(
         (s) =>
-          `| ${r.mode} | ${s.offeredPerSecond} | ${s.sent} | ${s.accepted} | ${s.refused}${s.refused > 0 ? ` (${Object.entries(s.refusedBy).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''} | ${s.errors} | ${s.completed} | ${s.failedAfterAccept} | ${s.unfinished} | ${s.drainMs ?? '—'} | ${s.completedPerSecondDuringLoad.toFixed(0)} |`,
+          `| ${r.label} | ${s.offeredPerSecond} | ${s.sent} | ${s.accepted} | ${s.refused}${s.refused > 0 ? ` (${Object.entries(s.refusedBy).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''} | ${s.errors} | ${s.completed} | ${s.failedAfterAccept} | ${s.unfinished} | ${s.drainMs ?? '—'} | ${s.completedPerSecondDuringLoad.toFixed(0)} |`,
       ),
     ),
     '',
@@ -357,6 +367,11 @@ export async function runSustained(): Promise<string> {
   };
   const reports: ModeReport[] = [];
   for (const mode of modes) reports.push(await measureMode(mode, durationMs, sseSubscribers, progress));
+  // BENCH_BASELINE_ROOT: a built checkout of an earlier commit, measured embedded in the same run.
+  const root = process.env.BENCH_BASELINE_ROOT;
+  if (root !== undefined && root !== '') {
+    reports.push(await measureMode('embedded', durationMs, sseSubscribers, progress, { root, label: process.env.BENCH_BASELINE_LABEL ?? path.basename(root) }));
+  }
   const markdown = report(reports, durationMs, notes);
   const out = process.env.BENCH_SUSTAINED_OUT ?? path.join(packageRoot, 'bench', 'SUSTAINED.md');
   writeFileSync(out, markdown);
