@@ -296,15 +296,15 @@ async function serverVersions(): Promise<{ redis: string | null; postgres: strin
   return { redis: redisVersion, postgres: pgVersion };
 }
 
-/** ` at <commit>`, plus how many files under src/ and actors/ differed from it when measured. */
+/** ` at <commit>`, plus how many files under src/ differed from it when measured. */
 function gitState(): string {
   try {
     const git = (...args: string[]): string => execFileSync('git', args, { cwd: packageRoot, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
     const head = git('rev-parse', '--short', 'HEAD');
-    const dirty = git('status', '--porcelain', '--', 'src', 'actors').split('\n').filter((l) => l !== '');
+    const dirty = git('status', '--porcelain', '--', 'src').split('\n').filter((l) => l !== '');
     return dirty.length === 0
       ? ` at ${head}`
-      : ` at ${head} plus uncommitted changes in ${dirty.length} file(s) under src/ and actors/ (measured as found in the working tree)`;
+      : ` at ${head} plus uncommitted changes in ${dirty.length} file(s) under src/ (measured as found in the working tree)`;
   } catch {
     return '';
   }

@@ -32,7 +32,7 @@ import type { CatalogAgent } from '../src/logic/selection/index.js';
 const L2 = 1;
 const DEFAULT_CUT = 0.7;
 export const DEFAULT_TRAIN = path.join(packageRoot, 'bench', 'data', 'selection-holdout.json');
-const OUT_FILE = path.join(packageRoot, 'src', 'selection', 'calibration-fit.ts');
+const OUT_FILE = path.join(packageRoot, 'src', 'logic', 'selection', 'calibration-fit.ts');
 
 interface Samples {
   readonly x: Float64Array[];

@@ -27,7 +27,7 @@ t.test('logistic regression recovers the weights that generated the labels', asy
 });
 
 t.test('the committed calibration is what the fitting script produces from its training files', async (t) => {
-  const header = readFileSync(path.join(packageRoot, 'src', 'selection', 'calibration-fit.ts'), 'utf8');
+  const header = readFileSync(path.join(packageRoot, 'src', 'logic', 'selection', 'calibration-fit.ts'), 'utf8');
   const files = [...header.matchAll(/([\w./-]+\.json) \(sha256/g)].map((m) => path.resolve(packageRoot, m[1] ?? ''));
   t.ok(files.length > 0, `training files named in calibration-fit.ts: ${files.join(', ')}`);
   const train = files.flatMap((f) => JSON.parse(readFileSync(f, 'utf8')) as LabeledQuery[]);

@@ -15,7 +15,7 @@ import { packageRoot } from '../../src/support/paths.js';
 /** Written by `npm run build` after tsc succeeds; its mtime is the build's. */
 export const BUILD_STAMP = path.join(packageRoot, 'dist', '.build-stamp');
 /** Trees compiled into dist/ whose edits make a build stale. */
-const SOURCE_TREES = ['src', 'actors', 'types'];
+const SOURCE_TREES = ['src', 'types'];
 const ENTRY_SOURCE = path.join(packageRoot, 'src/cli/main.ts');
 const ENTRY_BUILT = path.join(packageRoot, 'dist/src/cli/main.js');
 
