@@ -8,6 +8,8 @@ import { Type } from '@sinclair/typebox';
 import { grants, Permission } from '../../services/auth/permissions.js';
 import type { KeyPrincipal } from '../../services/auth/principal.js';
 import { ApiError, ErrorCode } from '../../domain/errors.js';
+import { isTerminalExecution } from '../../domain/executions.js';
+import { isTerminalRun } from '../../domain/workflows.js';
 import type { OrchestrationService } from '../../services/orchestration/service.js';
 import { OrchestrateBody } from '../../schemas/orchestrate.js';
 import { RunWorkflowBody } from '../../schemas/workflows.js';
@@ -44,8 +46,6 @@ const orchestrateArgs = compile(OrchestrateBody);
 const runArgs = compile(RunWorkflowBody);
 const statusArgs = compile(ExecutionStatusArgs);
 
-const ORCHESTRATION_TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
-const RUN_TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 export async function listTools(principal: KeyPrincipal, services: McpToolServices): Promise<ToolDescription[]> {
   const held = principal.key.permissions;
@@ -115,7 +115,7 @@ async function orchestrate(principal: KeyPrincipal, services: McpToolServices, a
   const accountId = principal.account.id;
   const waited = await waitFor(
     async () => (await services.orchestration.status(accountId, id)).body as { status: string },
-    (view) => ORCHESTRATION_TERMINAL.has(view.status),
+    (view) => isTerminalExecution(view.status),
     MAX_TOOL_WAIT_MS,
     signal,
   );
@@ -164,7 +164,7 @@ async function runWorkflow(principal: KeyPrincipal, services: McpToolServices, s
   const id = (await services.workflows.run(accountId, slug, body)).execution_id;
   const waited = await waitFor(
     async (): Promise<RunView> => services.workflows.status(accountId, id),
-    (view) => RUN_TERMINAL.has(view.status) || view.waiting_for_approval !== null,
+    (view) => isTerminalRun(view.status) || view.waiting_for_approval !== null,
     MAX_TOOL_WAIT_MS,
     signal,
   );

@@ -32,7 +32,7 @@ import { checkUrlSyntax } from '../../domain/url-policy.js';
 import type { OrchestrateBody } from '../../schemas/orchestrate.js';
 import { SELECTION_DEFAULTS } from '../../logic/selection/types.js';
 import type { Coordination } from '../../ports/coordination.js';
-import type { ExecutionRecord, ExecutionStatusName } from '../../domain/executions.js';
+import { isTerminalExecution, type ExecutionRecord, type ExecutionStatusName } from '../../domain/executions.js';
 import type { ExecutionStore } from '../../ports/executions.js';
 import type { IdempotencyStore } from '../../ports/idempotency.js';
 import type { NewestFirstQuery } from '../../ports/list-query.js';
@@ -40,7 +40,7 @@ import { exceedsDepth } from '../../schemas/validation.js';
 import { estimateCost, estimateExceedsBudget, microsToUsd, usdToMicros, type FeeSchedule } from '../../logic/orchestration/cost.js';
 import { dagError, planDag, type DagPlan } from '../../logic/orchestration/dag.js';
 import { estimateDurationMs } from '../../logic/orchestration/duration.js';
-import { isCancellable, isTerminal } from '../../logic/orchestration/outcome.js';
+import { isCancellable } from '../../logic/orchestration/outcome.js';
 import type { StatusWatch } from './status-watch.js';
 import { creationView, statusView } from './views.js';
 import { currentTraceparent } from '../../support/telemetry/index.js';
@@ -188,14 +188,14 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
       let wake: () => void = () => undefined;
       const woken = new Promise<void>((resolve) => (wake = resolve));
       const unwatch = deps.statusWatch.watch(id, (status) => {
-        if (status === null || isTerminal(status)) wake();
+        if (status === null || isTerminalExecution(status)) wake();
       });
       const timer = setTimeout(wake, waitMs);
       signal?.addEventListener('abort', wake, { once: true });
       try {
         const record = await deps.executions.get(accountId, id);
         if (record === null) throw executionNotFound(id);
-        if (isTerminal(record.status)) return { status: 200, body: statusView(record) };
+        if (isTerminalExecution(record.status)) return { status: 200, body: statusView(record) };
         await woken;
         const after = await deps.executions.get(accountId, id);
         if (after === null) throw executionNotFound(id);
@@ -274,7 +274,7 @@ function streamStatus(
       last = record.status;
       sink.send({ event: eventName(record.status), data });
     }
-    if (isTerminal(record.status)) sink.end();
+    if (isTerminalExecution(record.status)) sink.end();
   };
   // One read at a time; a change during a read triggers one more read after it.
   const refresh = (): void => {
@@ -301,9 +301,9 @@ function streamStatus(
       },
     );
   };
-  if (watch === undefined || isTerminal(opened.status)) {
+  if (watch === undefined || isTerminalExecution(opened.status)) {
     send(opened);
-    if (!isTerminal(opened.status)) sink.end();
+    if (!isTerminalExecution(opened.status)) sink.end();
     return;
   }
   const unwatch = watch.watch(opened.id, (status) => (status === null ? sink.end() : refresh()));

@@ -31,7 +31,7 @@ import { queueRetryAfterSeconds } from '../limits/concurrency.js';
 import type { Logger } from '../../support/log.js';
 import type { Metrics } from '../../support/metrics/index.js';
 import type { WorkflowBody, WorkflowReplaceBody, RunWorkflowBody } from '../../schemas/workflows.js';
-import type { ApprovalRecord, ApprovalStatus, WorkflowDefinition, WorkflowRunRecord, WorkflowRunStatus } from '../../domain/workflows.js';
+import { isTerminalRun, type ApprovalRecord, type ApprovalStatus, type WorkflowDefinition, type WorkflowRunRecord, type WorkflowRunStatus } from '../../domain/workflows.js';
 import type { ApprovalStore } from '../../ports/approvals.js';
 import type { Coordination } from '../../ports/coordination.js';
 import type { NewestFirstQuery } from '../../ports/list-query.js';
@@ -153,8 +153,6 @@ function approvalView(a: ApprovalRecord) {
 }
 
 export type ApprovalView = ReturnType<typeof approvalView>;
-
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsService> {
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
@@ -420,7 +418,7 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
       if (record === null) throw executionNotFound(id);
       const trimmed = lastEventId.trim();
       const after = /^\d{1,15}$/.test(trimmed) ? Number(trimmed) : 0;
-      const terminalAtOpen = TERMINAL.has(record.status);
+      const terminalAtOpen = isTerminalRun(record.status);
       return (sink) => feed(sink, record, after, terminalAtOpen);
     },
 
