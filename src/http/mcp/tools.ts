@@ -111,10 +111,10 @@ async function orchestrate(principal: KeyPrincipal, services: McpToolServices, a
   requirePermission(principal, Permission.ORCHESTRATE);
   const body = orchestrateArgs.parse(args ?? {});
   const created = await services.orchestration.submit(principal, body, null);
-  const id = (created.body as { executionId: string }).executionId;
+  const id = created.executionId;
   const accountId = principal.account.id;
   const waited = await waitFor(
-    async () => (await services.orchestration.status(accountId, id)).body as { status: string },
+    async () => services.orchestration.status(accountId, id),
     (view) => isTerminalExecution(view.status),
     MAX_TOOL_WAIT_MS,
     signal,
@@ -129,7 +129,7 @@ async function executionStatus(principal: KeyPrincipal, services: McpToolService
   // Orchestration executions and workflow runs share the id space; each is read only with its own permission.
   if (grants(held, Permission.EXECUTIONS_READ)) {
     try {
-      return result((await services.orchestration.status(accountId, executionId)).body as Record<string, unknown>, false);
+      return result(await services.orchestration.status(accountId, executionId), false);
     } catch (error) {
       if (!(error instanceof ApiError && error.code === ErrorCode.EXECUTION_NOT_FOUND) || !grants(held, Permission.WORKFLOWS_READ)) throw error;
     }
