@@ -6,7 +6,6 @@
  * the cancel closes it here and gives up its queue place.
  */
 import { createHash } from 'node:crypto';
-import type { ConcurrencyQueue, PromotionStarter } from '../../actors/concurrency-queue-protocol.js';
 import type { ExecutionsMessage } from '../../actors/execution-protocol.js';
 import { ask, dispatch, type Ref } from '../../actors/kit/index.js';
 import type { AgentDirectory } from '../agents/directory.js';
@@ -28,6 +27,7 @@ import {
 import { newId } from '../../domain/ids.js';
 import { concurrencyLimitsFor, queueRetryAfterSeconds } from '../limits/concurrency.js';
 import type { SseSink } from '../../ports/event-sink.js';
+import type { Concurrency, PromotionStarter } from '../../ports/limits.js';
 import type { Admission } from '../limits/admission.js';
 import type { Logger } from '../../support/log.js';
 import type { Metrics } from '../../support/metrics/index.js';
@@ -78,7 +78,7 @@ export interface OrchestrationDeps {
   readonly coordination: Pick<Coordination, 'subscribe' | 'broadcastAndAwait'>;
   readonly supervisor: Ref<ExecutionsMessage>;
   /** Concurrency slots and queue per account (docs/limits.md). */
-  readonly concurrency: Pick<ConcurrencyQueue, 'acquire' | 'release' | 'addStarter'>;
+  readonly concurrency: Pick<Concurrency, 'acquire' | 'release' | 'addStarter'>;
   /** Wakes long polls and event streams when an execution changes; absent: waits run to their end. */
   readonly statusWatch?: Pick<StatusWatch, 'watch'>;
   /** Admission control (src/services/limits/admission.ts); absent: every submission is admitted. */
@@ -134,7 +134,7 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
     const limits = concurrencyLimitsFor(principal.account);
     // The place is taken before anything is recorded, atomically, so a refused request leaves
     // nothing behind and two racing submits cannot both take the last place.
-    const place = await deps.concurrency.acquire(accountId, record.id, limits);
+    const place = await deps.concurrency.acquire(accountId, record.id, { limits, onRequest: true });
     if (place.status === 'full') {
       deps.metrics?.queueRejected(principal.account.tier);
       throw queueFull(limits.concurrent, limits.queueSize, queueRetryAfterSeconds(record.estimatedDurationMs, limits.concurrent));
