@@ -1,20 +1,22 @@
 /**
- * ConcurrencyQueueActor (DESIGN §5, §9, §10): one per worker. Frees slots when holders end and
- * starts the holders promoted into them on this worker, through the starters registered with
- * the facade (orchestration executions; workflow runs may add theirs), so a queued execution
+ * ConcurrencyQueueActor (DESIGN §5, §9, §10): one per worker, behind the `Concurrency` facade
+ * (src/services/limits/concurrency.ts). Frees slots when holders end and starts the holders
+ * promoted into them on this worker, through the starters registered with the facade
+ * (orchestration executions, workflow runs), so a queued execution
  * starts as soon as a slot frees on any node. On a keyed timer it runs the recovery scan that
  * takes over executions whose owner's lease lapsed (src/services/orchestration/recovery.ts).
  *
  * Store calls are not awaited inside the handler: releases from many executions are in flight
  * together (each is one atomic script), and a slow scan never holds up a release.
  */
-import type { ConcurrencyLimiter } from '../ports/limits.js';
-import type { ConcurrencyQueue, ConcurrencyQueueMessage, PromotionStarter } from './concurrency-queue-protocol.js';
+import type { PromotionStarter } from '../ports/limits.js';
+import type { ConcurrencyQueueMessage } from './concurrency-queue-protocol.js';
 import { defineActor, dispatch, type ActorKit, type KitLogger, type Ref } from './kit/index.js';
 import type { ActorRuntime } from './root-supervisor.js';
 
 export interface ConcurrencyQueueDeps {
-  readonly limiter: ConcurrencyLimiter;
+  /** The store's atomic release: frees the holder's slot or place; returns the holders promoted into slots. */
+  readonly releaseSlot: (accountId: string, holderId: string) => Promise<readonly string[]>;
   /** Asked in order to start a promoted holder; the facade's addStarter appends to it. */
   readonly starters: readonly PromotionStarter[];
   /** The recovery scan; `first` is the scan at start. Absent: no scans (tests). */
@@ -97,7 +99,7 @@ export function concurrencyQueueActor(deps: ConcurrencyQueueDeps) {
 
 function release(deps: ConcurrencyQueueDeps, kit: Kit, accountId: string, holderId: string): void {
   const self = kit.self;
-  deps.limiter.release(accountId, holderId).then(
+  deps.releaseSlot(accountId, holderId).then(
     (promoted) => {
       if (promoted.length > 0) dispatch(self, { type: 'concurrency.promoted', accountId, holderIds: promoted, attempt: 1 });
     },
@@ -124,25 +126,7 @@ async function startPromoted(deps: ConcurrencyQueueDeps, kit: Kit, accountId: st
   dispatch(self, { type: 'concurrency.unclaimed', accountId, holderId, attempt });
 }
 
-/** Spawns the actor under the worker's root; returns the facade over it. */
-export function spawnConcurrencyQueue(
-  runtime: Pick<ActorRuntime, 'spawnChild'>,
-  options: Omit<ConcurrencyQueueDeps, 'starters'>,
-  name = 'concurrency',
-): ConcurrencyQueue & { readonly ref: Ref<ConcurrencyQueueMessage> } {
-  const starters: PromotionStarter[] = [];
-  const ref = runtime.spawnChild(concurrencyQueueActor({ ...options, starters }), { name });
-  const limiter = options.limiter;
-  return {
-    ref,
-    limiter,
-    async acquire(accountId, holderId, limits) {
-      const acquisition = await limiter.acquire(accountId, holderId, limits);
-      if (acquisition.promoted.length > 0) dispatch(ref, { type: 'concurrency.promoted', accountId, holderIds: acquisition.promoted, attempt: 1 });
-      return acquisition;
-    },
-    release: (accountId, holderId) => dispatch(ref, { type: 'concurrency.release', accountId, holderId }),
-    renew: (accountId, holderIds) => limiter.renew(accountId, holderIds),
-    addStarter: (starter) => void starters.push(starter),
-  };
+/** Spawns the actor under the worker's root. */
+export function spawnConcurrencyQueue(runtime: Pick<ActorRuntime, 'spawnChild'>, deps: ConcurrencyQueueDeps, name = 'concurrency'): Ref<ConcurrencyQueueMessage> {
+  return runtime.spawnChild(concurrencyQueueActor(deps), { name });
 }

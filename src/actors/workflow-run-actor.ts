@@ -22,7 +22,7 @@ import type { HistoryEntry, RunCheckpoint, ToolCall, ToolResultEntry, WorkflowRu
 import type { WorkflowRunStore } from '../ports/workflow-runs.js';
 import { WORKFLOW_DEFAULTS } from '../domain/workflows.js';
 import { createRunEmitter, WorkflowEvent, type EventAppender, type RunEmitter } from '../logic/workflow-events.js';
-import type { RunSlots } from '../ports/limits.js';
+import type { Concurrency } from '../ports/limits.js';
 import type { ToolCaller } from '../ports/tools.js';
 import { newId } from '../domain/ids.js';
 import { agentCallErrorCode, RunErrorCode, type CatalogueCode } from '../domain/errors.js';
@@ -51,7 +51,7 @@ export interface WorkflowRunDeps {
   /** Called once the actor has stopped, whatever the reason. */
   readonly onStopped?: (executionId: string) => void;
   /** Concurrency slots. Absent: runs take none (tests that do not involve concurrency). */
-  readonly slots?: Pick<RunSlots, 'acquire' | 'release' | 'state'>;
+  readonly slots?: Pick<Concurrency, 'acquire' | 'release' | 'state'>;
   /** Told when the run takes (true) or gives up (false) its slot, so its lease is renewed. */
   readonly onHolding?: (executionId: string, accountId: string, holding: boolean) => void;
 }

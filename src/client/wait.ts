@@ -9,6 +9,7 @@ import type { components, paths } from './schema.js';
 
 export type Execution = components['schemas']['Execution'];
 
+/** A copy of TERMINAL_EXECUTION_STATUSES (src/domain/executions.ts): the client imports nothing of the server. */
 const TERMINAL: ReadonlySet<string> = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 
 export interface WaitOptions {

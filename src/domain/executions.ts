@@ -16,6 +16,13 @@ export interface ExecutionWebhook {
   readonly secret: string | null;
 }
 export type ExecutionStatusName = 'PENDING' | 'RUNNING' | 'COMPLETED' | 'FAILED' | 'CANCELLED';
+/** The statuses an execution ends in and never leaves (src/client/wait.ts keeps its own copy). */
+export const TERMINAL_EXECUTION_STATUSES: readonly ExecutionStatusName[] = ['COMPLETED', 'FAILED', 'CANCELLED'];
+const TERMINAL_EXECUTION: ReadonlySet<string> = new Set(TERMINAL_EXECUTION_STATUSES);
+/** Whether an execution in this status is over: COMPLETED, FAILED or CANCELLED. */
+export function isTerminalExecution(status: string): boolean {
+  return TERMINAL_EXECUTION.has(status);
+}
 /** One orchestration execution, as stored. Money in micro-USD, times in ms / ISO strings. */
 /**
  * Where a running execution is: `currentAgent` is the first agent in flight (null between steps),

@@ -55,6 +55,13 @@ export interface WorkflowRecord {
   readonly updatedAt: Date;
 }
 export type WorkflowRunStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+/** The statuses a workflow run ends in and never leaves. */
+export const TERMINAL_RUN_STATUSES: readonly WorkflowRunStatus[] = ['completed', 'failed', 'cancelled'];
+const TERMINAL_RUN: ReadonlySet<string> = new Set(TERMINAL_RUN_STATUSES);
+/** Whether a workflow run in this status is over: completed, failed or cancelled. */
+export function isTerminalRun(status: string): boolean {
+  return TERMINAL_RUN.has(status);
+}
 /** One entry of `toolResults` as the agent receives it. */
 export type ToolResultEntry =
   | { readonly id: string; readonly name: string; readonly result: unknown }

@@ -28,10 +28,8 @@ import { startActorSystem } from '../actors/root-supervisor.js';
 import { spawnUsageActor } from '../actors/usage-actor.js';
 import { spawnAgentRegistry } from '../actors/agent-registry-actor.js';
 import { executionsSupervisor } from '../actors/executions-supervisor.js';
-import { spawnConcurrencyQueue } from '../actors/concurrency-queue-actor.js';
 import { dispatch } from '../actors/kit/index.js';
-import { concurrencyLimiter, leaseSettingsFrom } from '../services/limits/concurrency.js';
-import { withAcquireDeadline } from '../services/limits/bounded-concurrency.js';
+import { leaseSettingsFrom, startConcurrency } from '../services/limits/concurrency.js';
 import { createAdmission } from '../services/limits/admission.js';
 import { createRecovery } from '../services/orchestration/recovery.js';
 import { startStatusWatch } from '../services/orchestration/status-watch.js';
@@ -44,7 +42,6 @@ import { VERSION } from '../support/version.js';
 import { workflowRunsSupervisor } from '../actors/workflow-runs-supervisor.js';
 import { loadWorkflowFiles } from '../services/workflows/definition.js';
 import { startWorkflows } from '../services/workflows/service.js';
-import { runSlots } from '../services/workflows/slots.js';
 import { createToolCaller } from '../adapters/tools/http-tool-caller.js';
 import { createMcpCaller } from '../adapters/tools/mcp-client.js';
 import { createGuardedFetch } from '../adapters/outbound/guarded-fetch.js';
@@ -131,11 +128,37 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const executionRecords = await startExecutionRecords(stores.coordination);
   const ownerExecutions = executionRecords.tracked(stores.durable.executions);
   const executionEvents = createExecutionEvents({ metrics, logger, webhooks: outboxWebhookSink(stores.durable.webhooks, webhooks.sender), statusWatch });
-  // Concurrency slots, queue and execution leases (docs/limits.md).
+  // Concurrency slots, queue and execution leases (docs/limits.md): one facade for orchestration,
+  // workflow runs and recovery. Runs share the account's slots and queue with orchestrations.
   const leases = leaseSettingsFrom(config);
-  const limiter = concurrencyLimiter(stores.coordination, { leaseMs: leases.leaseMs });
+  const concurrency = startConcurrency(actors, {
+    store: stores.coordination,
+    accounts: stores.durable.accounts,
+    leaseMs: leases.leaseMs,
+    // A slot is taken by the submitting request, so that call is bounded too.
+    onRequest: { accounts: onRequest.durable.accounts, acquireDeadlineMs: config.redisUrl === null ? null : config.storeDeadlineMs },
+    scanEveryMs: leases.scanEveryMs,
+    logger: logger.child({ actor: 'concurrency' }),
+    recovery: (slots) =>
+      createRecovery({
+        executions: ownerExecutions,
+        concurrency: slots,
+        start: (record) => {
+          admission.started(record.id);
+          dispatch(supervisor, { type: 'executions.start', record });
+        },
+        events: executionEvents,
+        metrics,
+        logger: logger.child({ component: 'recovery' }),
+        graceMs: leases.leaseMs,
+        // An owner alive here is not orphaned, even if overload let its lease lapse.
+        runningHere: (executionId) => leaseKeeper.holds(executionId),
+        // PGlite locks its data directory: no other worker can own these executions.
+        soleWorker: config.databaseUrl === null,
+      }),
+  });
   // One heartbeat for the slot leases of every execution and run this worker owns.
-  const leaseKeeper = startLeaseKeeper({ limiter, renewEveryMs: leases.renewEveryMs, logger: logger.child({ component: 'leases' }) });
+  const leaseKeeper = startLeaseKeeper({ concurrency, renewEveryMs: leases.renewEveryMs, logger: logger.child({ component: 'leases' }) });
   const supervisor = actors.spawnChild(
     executionsSupervisor({
       directory: agents,
@@ -156,31 +179,6 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     }),
     { name: 'executions' },
   );
-  const concurrency = spawnConcurrencyQueue(actors, {
-    limiter,
-    scanEveryMs: leases.scanEveryMs,
-    logger: logger.child({ actor: 'concurrency' }),
-    recover: createRecovery({
-      executions: ownerExecutions,
-      accounts: stores.durable.accounts,
-      limiter,
-      queue: { acquire: (accountId, id, limits) => concurrency.acquire(accountId, id, limits), release: (accountId, id) => concurrency.release(accountId, id) },
-      start: (record) => {
-        admission.started(record.id);
-        dispatch(supervisor, { type: 'executions.start', record });
-      },
-      events: executionEvents,
-      metrics,
-      logger: logger.child({ component: 'recovery' }),
-      graceMs: leases.leaseMs,
-      // An owner alive here is not orphaned, even if overload let its lease lapse.
-      runningHere: (executionId) => leaseKeeper.holds(executionId),
-      // PGlite locks its data directory: no other worker can own these executions.
-      soleWorker: config.databaseUrl === null,
-    }),
-  });
-  // A slot is taken by the submitting request, so that call is bounded too.
-  const concurrencyOnRequest = config.redisUrl === null ? concurrency : withAcquireDeadline(concurrency, config.storeDeadlineMs);
   const orchestration = await startOrchestration({
     directory: agents,
     // Finished executions are answered from memory even while Postgres is away.
@@ -189,7 +187,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     idempotency: onRequest.durable.idempotency,
     coordination: onRequest.coordination,
     supervisor,
-    concurrency: concurrencyOnRequest,
+    concurrency,
     admission,
     statusWatch,
     metrics,
@@ -200,8 +198,6 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   });
   // Workflows (docs/workflows.md). Approvals waiting on this worker, for the gauge.
   let approvalsPending = 0;
-  // Runs share the account's concurrency slots and queue with orchestrations (docs/limits.md).
-  const workflowSlots = runSlots(concurrency, stores.durable.accounts);
   const workflowRuns = actors.spawnChild(
     workflowRunsSupervisor({
       directory: agents,
@@ -213,7 +209,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       metrics,
       logger: logger.child({ actor: 'workflows' }),
       onApprovalPending: (delta) => metrics.approvalsPending((approvalsPending += delta)),
-      slots: workflowSlots,
+      slots: concurrency,
       storeRetryMs: leases.leaseMs,
       leases: leaseKeeper,
     }),
@@ -227,8 +223,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     directory: agents,
     supervisor: workflowRuns,
     metrics,
-    slots: runSlots(concurrencyOnRequest, onRequest.durable.accounts),
-    concurrency: concurrencyOnRequest,
+    concurrency,
     leaseMs: leases.leaseMs,
     logger: logger.child({ component: 'workflows' }),
     allowPrivateUrls: config.allowPrivateUrls,

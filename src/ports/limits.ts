@@ -1,48 +1,63 @@
 /**
  * Ports of the limits (docs/limits.md): per-account concurrency slots and their queue, and the
  * per-account rate windows, as the actors and services see them. Implemented over the
- * coordination store by src/services/limits/.
+ * coordination store by src/services/limits/ (concurrency.ts, rate-limiter.ts, lease-keeper.ts).
  */
 import type { ConcurrencyLimits, RateLimitDecision, RateLimits, SlotAcquisition, SlotState } from '../domain/limits.js';
 
-/** Slots and the queue of one account; every call is one atomic store operation. */
-export interface ConcurrencyLimiter {
-  /** How long a slot stays held without a renewal. */
-  readonly leaseMs: number;
+/**
+ * What became of a holder promoted into a slot when one starter was asked to start it here:
+ * 'started' (it runs on this worker now), 'finished' (it is one of this starter's but already
+ * ended or was cancelled: its slot goes to the next), 'unknown' (not this starter's, or not
+ * recorded yet: the next starter is asked, and later all of them again).
+ */
+export type PromotionOutcome = 'started' | 'finished' | 'unknown';
+
+export interface PromotionStarter {
+  start(accountId: string, holderId: string): Promise<PromotionOutcome>;
+}
+
+/** The concurrency limits in force for an account, with its tier (for metrics). */
+export interface AccountConcurrency {
+  readonly limits: ConcurrencyLimits;
+  readonly tier: string;
+}
+
+export interface AcquireOptions {
+  /** The limits in force; absent: read from the account (a deleted account's holder goes on: 'started'). */
+  readonly limits?: ConcurrencyLimits;
   /**
-   * A slot ('started'), a queue place ('queued', position from 1) or nothing ('full').
-   * `promoted`: holders that got a slot reclaimed from a dead owner during this call; whoever
-   * called must start them (ConcurrencyQueue does).
+   * A request waits on this call: the account read and the slot are bounded by the store
+   * deadline (StoreDeadlineExceeded past it), and a slot or place granted too late is given back.
    */
-  acquire(accountId: string, holderId: string, limits: ConcurrencyLimits): Promise<SlotAcquisition>;
-  /** Frees the holder's slot or place; returns the holders promoted into slots, to be started. */
-  release(accountId: string, holderId: string): Promise<string[]>;
-  /** The owner's heartbeat: extends its holders' leases; returns the ones that lost their slot. */
+  readonly onRequest?: boolean;
+}
+
+/**
+ * Per-account concurrency slots and their queue (docs/limits.md), one per worker: what
+ * orchestration, workflow runs and recovery use. A holder is whatever occupies a slot (an
+ * execution or a workflow run; its id unique across both). Every store call is one atomic
+ * operation; holders promoted into a slot by a call made on this worker start here, through the
+ * starters registered with `addStarter`.
+ */
+export interface Concurrency {
+  /** A slot ('started'), a queue place ('queued', position from 1) or nothing ('full'). */
+  acquire(accountId: string, holderId: string, options?: AcquireOptions): Promise<SlotAcquisition>;
+  /** Frees the holder's slot or place (a no-op when it holds neither), then starts whoever it promoted; returns at once. */
+  release(accountId: string, holderId: string): void;
+  /** The owners' heartbeat: extends these holders' leases; returns the ones that lost their slot. */
   renew(accountId: string, holderIds: readonly string[]): Promise<string[]>;
+  /** Where the holder stands in its account's slots and queue. */
   state(accountId: string, holderId: string): Promise<SlotState>;
+  /** The limits in force for the account, or null when the account is gone (`onRequest`: bounded as in acquire). */
+  limits(accountId: string, options?: Pick<AcquireOptions, 'onRequest'>): Promise<AccountConcurrency | null>;
+  /** Adds a starter asked (in the order added) to start holders promoted on this worker. */
+  addStarter(starter: PromotionStarter): void;
 }
 
 export interface RateLimiter {
   /** Counts one request of the account; rejects when the store is unreachable. */
   check(accountId: string, limits: RateLimits): Promise<RateLimitDecision>;
-}
-
-/** The concurrency limits in force for an account, with its tier (for metrics). */
-export interface RunLimits {
-  readonly limits: ConcurrencyLimits;
-  readonly tier: string;
-}
-
-/** What a run actor needs: take a slot (or a queue place) and give it up. */
-export interface RunSlots {
-  /** 'started': the slot is held now; 'queued': the run's starter is called when promoted; 'full': nothing was taken. */
-  acquire(accountId: string, runId: string, limits?: ConcurrencyLimits): Promise<SlotAcquisition>;
-  /** Frees the slot or queue place (a no-op when the run holds neither); returns at once. */
-  release(accountId: string, runId: string): void;
-  /** The limits in force for the account and its tier (for metrics), or null when the account is gone. */
-  limits(accountId: string): Promise<RunLimits | null>;
-  /** Where the run stands in its account's slots and queue. */
-  state(accountId: string, runId: string): Promise<SlotState>;
 }
 
 /**

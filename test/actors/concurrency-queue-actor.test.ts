@@ -1,8 +1,7 @@
 import t from 'tap';
-import { spawnConcurrencyQueue } from '../../src/actors/concurrency-queue-actor.js';
-import type { PromotionOutcome } from '../../src/actors/concurrency-queue-protocol.js';
+import type { PromotionOutcome } from '../../src/ports/limits.js';
 import { startActorSystem } from '../../src/actors/root-supervisor.js';
-import { concurrencyLimiter } from '../../src/services/limits/concurrency.js';
+import { startConcurrency } from '../../src/services/limits/concurrency.js';
 import { memoryCoordination } from '../../src/adapters/stores/redis/index.js';
 import { recordingLogger } from './fixtures/helpers.js';
 
@@ -19,9 +18,16 @@ async function until(check: () => boolean | Promise<boolean>): Promise<void> {
 function setup(t: { teardown(fn: () => unknown): void }) {
   const runtime = startActorSystem({ logger: recordingLogger().logger });
   t.teardown(() => runtime.stop());
-  const limiter = concurrencyLimiter(memoryCoordination(), { leaseMs: 60_000 });
-  const queue = spawnConcurrencyQueue(runtime, { limiter, scanEveryMs: 60_000, logger: recordingLogger().logger, unclaimedRetryMs: 1, unclaimedAttempts: 3 });
-  return { queue, limiter };
+  const queue = startConcurrency(runtime, {
+    store: memoryCoordination(),
+    accounts: { get: async () => null },
+    leaseMs: 60_000,
+    scanEveryMs: 60_000,
+    logger: recordingLogger().logger,
+    unclaimedRetryMs: 1,
+    unclaimedAttempts: 3,
+  });
+  return { queue };
 }
 
 /** A starter that answers from a table and records what it was asked. */
@@ -31,38 +37,38 @@ function starter(answers: Record<string, PromotionOutcome>) {
 }
 
 t.test('a release starts the promoted holder through the starter that knows it', async (t) => {
-  const { queue, limiter } = setup(t);
+  const { queue } = setup(t);
   const other = starter({});
   const mine = starter({ b: 'started' });
   queue.addStarter(other);
   queue.addStarter(mine);
-  await queue.acquire('acct', 'a', LIMITS);
-  t.same(await queue.acquire('acct', 'b', LIMITS), { status: 'queued', position: 1, promoted: [] });
+  await queue.acquire('acct', 'a', { limits: LIMITS });
+  t.same(await queue.acquire('acct', 'b', { limits: LIMITS }), { status: 'queued', position: 1, promoted: [] });
   queue.release('acct', 'a');
   await until(() => mine.asked.includes('b'));
   t.same(other.asked, ['b'], 'the first starter was asked and did not know it');
-  t.equal(await limiter.state('acct', 'b'), 'running');
+  t.equal(await queue.state('acct', 'b'), 'running');
 });
 
 t.test('a promoted holder that already finished gives its slot to the next in line', async (t) => {
-  const { queue, limiter } = setup(t);
+  const { queue } = setup(t);
   const known = starter({ b: 'finished', c: 'started' });
   queue.addStarter(known);
-  for (const id of ['a', 'b', 'c']) await queue.acquire('acct', id, LIMITS);
+  for (const id of ['a', 'b', 'c']) await queue.acquire('acct', id, { limits: LIMITS });
   queue.release('acct', 'a');
   await until(() => known.asked.includes('c'));
   t.same(known.asked, ['b', 'c']);
-  t.equal(await limiter.state('acct', 'b'), 'none');
-  t.equal(await limiter.state('acct', 'c'), 'running');
+  t.equal(await queue.state('acct', 'b'), 'none');
+  t.equal(await queue.state('acct', 'c'), 'running');
 });
 
 t.test('a promoted holder no starter knows is asked about again, then its slot is released', async (t) => {
-  const { queue, limiter } = setup(t);
+  const { queue } = setup(t);
   const known = starter({ c: 'started' });
   queue.addStarter(known);
-  for (const id of ['a', 'ghost', 'c']) await queue.acquire('acct', id, LIMITS);
+  for (const id of ['a', 'ghost', 'c']) await queue.acquire('acct', id, { limits: LIMITS });
   queue.release('acct', 'a');
   await until(() => known.asked.includes('c'));
   t.same(known.asked, ['ghost', 'ghost', 'ghost', 'c'], 'three attempts, then the next holder');
-  t.equal(await limiter.state('acct', 'ghost'), 'none');
+  t.equal(await queue.state('acct', 'ghost'), 'none');
 });

@@ -176,6 +176,25 @@ t.test('an idempotent retry returns the first answer and creates nothing', async
   t.equal(reused.body.error, 'IDEMPOTENCY_KEY_REUSED');
 });
 
+t.test("a refusal is the key's answer: a retry with the same key gets it again, status and body", async (t) => {
+  const { key } = await setup(t, [agent('early')]);
+  const body = { query: 'needs a late capability', selectionCriteria: { requiredCapabilities: ['cap-late'], minConfidence: 0 } };
+  const headers = { 'x-idempotency-key': 'refused-once' };
+  const first = await api(server, 'POST', '/v1/orchestrate', { key, body, headers });
+  t.equal(first.body.error, 'NO_AGENTS_AVAILABLE');
+  // An agent that fits exists now: only a new key sees it.
+  await registerAgents(server, key, [agent('late')], t.teardown.bind(t));
+  const retried = await api(server, 'POST', '/v1/orchestrate', { key, body, headers });
+  t.equal(retried.status, first.status);
+  // Every error body names the request that got it; the rest is the stored answer.
+  const { requestId: firstId, ...firstAnswer } = first.body;
+  const { requestId: retriedId, ...retriedAnswer } = retried.body;
+  t.same(retriedAnswer, firstAnswer);
+  t.not(retriedId, firstId);
+  const fresh = await api(server, 'POST', '/v1/orchestrate', { key, body, headers: { 'x-idempotency-key': 'refused-never' } });
+  t.equal(fresh.status, 202);
+});
+
 t.test('concurrent duplicates create one execution', async (t) => {
   const { key } = await setup(t, [agent('dup')]);
   const body = { query: 'dup', selectionCriteria: only(['dup']) };

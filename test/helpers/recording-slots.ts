@@ -1,11 +1,11 @@
 /**
- * A fake of the RunSlots port (src/ports/limits.ts) for one account: it grants every slot asked
- * for (or answers `answer`), and keeps the order of takes and releases.
+ * A fake of the Concurrency port (src/ports/limits.ts) as a workflow run uses it, for one account:
+ * it grants every slot asked for (or answers `answer`), and keeps the order of takes and releases.
  */
 import type { SlotAcquisition, SlotState } from '../../src/domain/limits.js';
-import type { RunSlots } from '../../src/ports/limits.js';
+import type { Concurrency } from '../../src/ports/limits.js';
 
-export class RecordingSlots implements Pick<RunSlots, 'acquire' | 'release' | 'state'> {
+export class RecordingSlots implements Pick<Concurrency, 'acquire' | 'release' | 'state'> {
   /** 'acquire:<runId>' and 'release:<runId>', in order. */
   readonly log: string[] = [];
   answer: SlotAcquisition['status'] = 'started';

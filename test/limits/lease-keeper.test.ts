@@ -7,7 +7,7 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 t.test('held slots are renewed on every beat, per account, and dropped ones are not', async (t) => {
   const renewals: Array<[string, string[]]> = [];
   const keeper = startLeaseKeeper({
-    limiter: { renew: async (accountId, ids) => (renewals.push([accountId, [...ids].sort()]), []) },
+    concurrency: { renew: async (accountId, ids) => (renewals.push([accountId, [...ids].sort()]), []) },
     renewEveryMs: 20,
     logger: { warn: () => undefined },
   });
@@ -31,7 +31,7 @@ t.test('a renewal that fails is logged and the next beat tries again', async (t)
   let calls = 0;
   const warnings: string[] = [];
   const keeper = startLeaseKeeper({
-    limiter: {
+    concurrency: {
       renew: async () => {
         calls++;
         throw new Error('redis down');

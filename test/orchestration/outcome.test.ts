@@ -1,5 +1,6 @@
 import t from 'tap';
-import { aggregatorFailed, canTransition, isCancellable, isTerminal, judgeRun } from '../../src/logic/orchestration/outcome.js';
+import { aggregatorFailed, canTransition, isCancellable, judgeRun } from '../../src/logic/orchestration/outcome.js';
+import { isTerminalExecution } from '../../src/domain/executions.js';
 import type { AgentRunResult } from '../../src/domain/orchestration.js';
 
 const ok = (agentId: string): AgentRunResult => ({ agentId, ok: true, output: { summary: agentId }, confidence: 0.8 });
@@ -62,8 +63,13 @@ t.test('only PENDING and RUNNING executions can be cancelled', async (t) => {
 });
 
 t.test('terminal states have no way out', async (t) => {
-  t.equal(isTerminal('FAILED'), true);
-  t.equal(isTerminal('RUNNING'), false);
+  t.equal(isTerminalExecution('FAILED'), true);
+  t.equal(isTerminalExecution('RUNNING'), false);
+  const statuses = ['PENDING', 'RUNNING', 'COMPLETED', 'FAILED', 'CANCELLED'] as const;
+  for (const from of statuses) {
+    const exits = statuses.filter((to) => canTransition(from, to));
+    t.equal(exits.length === 0, isTerminalExecution(from), `${from}: terminal exactly when nothing follows it`);
+  }
   t.equal(canTransition('COMPLETED', 'RUNNING'), false);
   t.equal(canTransition('PENDING', 'RUNNING'), true);
   t.equal(canTransition('PENDING', 'COMPLETED'), false);

@@ -33,9 +33,12 @@ t.test('a dead worker\'s executions close in parallel, started before failed', a
         return next;
       },
     },
-    accounts: { get: async () => null },
-    limiter: { state: async () => (await pause(), 'none' as const) },
-    queue: { acquire: async () => ({ status: 'full' as const, promoted: [] }), release: (_a, id) => void released.push(id) },
+    concurrency: {
+      limits: async () => null,
+      state: async () => (await pause(), 'none' as const),
+      acquire: async () => ({ status: 'full' as const, promoted: [] }),
+      release: (_a, id) => void released.push(id),
+    },
     start: () => undefined,
     events: {
       transitioned: (r) => events.push(`${r.id}:${r.status}`),
@@ -74,10 +77,13 @@ t.test('an execution whose owner runs on this worker is left alone even when its
         return next;
       },
     },
-    accounts: { get: async () => null },
-    // Both leases lapsed: overload delayed the renewal of the live one.
-    limiter: { state: async () => 'expired' as const },
-    queue: { acquire: async () => ({ status: 'full' as const, promoted: [] }), release: () => undefined },
+    concurrency: {
+      limits: async () => null,
+      // Both leases lapsed: overload delayed the renewal of the live one.
+      state: async () => 'expired' as const,
+      acquire: async () => ({ status: 'full' as const, promoted: [] }),
+      release: () => undefined,
+    },
     start: () => undefined,
     events: { transitioned: () => undefined },
     metrics: { queueDepth: () => undefined },

@@ -8,6 +8,8 @@ import { Type } from '@sinclair/typebox';
 import { grants, Permission } from '../../services/auth/permissions.js';
 import type { KeyPrincipal } from '../../services/auth/principal.js';
 import { ApiError, ErrorCode } from '../../domain/errors.js';
+import { isTerminalExecution } from '../../domain/executions.js';
+import { isTerminalRun } from '../../domain/workflows.js';
 import type { OrchestrationService } from '../../services/orchestration/service.js';
 import { OrchestrateBody } from '../../schemas/orchestrate.js';
 import { RunWorkflowBody } from '../../schemas/workflows.js';
@@ -44,8 +46,6 @@ const orchestrateArgs = compile(OrchestrateBody);
 const runArgs = compile(RunWorkflowBody);
 const statusArgs = compile(ExecutionStatusArgs);
 
-const ORCHESTRATION_TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
-const RUN_TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 export async function listTools(principal: KeyPrincipal, services: McpToolServices): Promise<ToolDescription[]> {
   const held = principal.key.permissions;
@@ -111,11 +111,11 @@ async function orchestrate(principal: KeyPrincipal, services: McpToolServices, a
   requirePermission(principal, Permission.ORCHESTRATE);
   const body = orchestrateArgs.parse(args ?? {});
   const created = await services.orchestration.submit(principal, body, null);
-  const id = (created.body as { executionId: string }).executionId;
+  const id = created.executionId;
   const accountId = principal.account.id;
   const waited = await waitFor(
-    async () => (await services.orchestration.status(accountId, id)).body as { status: string },
-    (view) => ORCHESTRATION_TERMINAL.has(view.status),
+    async () => services.orchestration.status(accountId, id),
+    (view) => isTerminalExecution(view.status),
     MAX_TOOL_WAIT_MS,
     signal,
   );
@@ -129,7 +129,7 @@ async function executionStatus(principal: KeyPrincipal, services: McpToolService
   // Orchestration executions and workflow runs share the id space; each is read only with its own permission.
   if (grants(held, Permission.EXECUTIONS_READ)) {
     try {
-      return result((await services.orchestration.status(accountId, executionId)).body as Record<string, unknown>, false);
+      return result(await services.orchestration.status(accountId, executionId), false);
     } catch (error) {
       if (!(error instanceof ApiError && error.code === ErrorCode.EXECUTION_NOT_FOUND) || !grants(held, Permission.WORKFLOWS_READ)) throw error;
     }
@@ -164,7 +164,7 @@ async function runWorkflow(principal: KeyPrincipal, services: McpToolServices, s
   const id = (await services.workflows.run(accountId, slug, body)).execution_id;
   const waited = await waitFor(
     async (): Promise<RunView> => services.workflows.status(accountId, id),
-    (view) => RUN_TERMINAL.has(view.status) || view.waiting_for_approval !== null,
+    (view) => isTerminalRun(view.status) || view.waiting_for_approval !== null,
     MAX_TOOL_WAIT_MS,
     signal,
   );

@@ -58,8 +58,7 @@ export function executionRoutes(orchestration: OrchestrationService, webhooks: P
         if (raw !== '' && !IDEMPOTENCY_KEY.test(raw)) {
           throw invalidRequest('X-Idempotency-Key', 'X-Idempotency-Key must be 1 to 255 printable ASCII characters');
         }
-        const result = await orchestration.submit(asKey(ctx.principal), ctx.body, raw === '' ? null : raw);
-        return json(result.status, result.body);
+        return json(202, await orchestration.submit(asKey(ctx.principal), ctx.body, raw === '' ? null : raw));
       },
     }),
     route({
@@ -73,8 +72,7 @@ export function executionRoutes(orchestration: OrchestrationService, webhooks: P
       },
       handle: async (ctx) => {
         const query = newestFirstQuery(ctx.query, EXECUTION_STATUSES);
-        const result = await withCursorCheck(() => orchestration.list(accountIdOf(ctx.principal), query));
-        return json(result.status, result.body);
+        return json(200, await withCursorCheck(() => orchestration.list(accountIdOf(ctx.principal), query)));
       },
     }),
     route({
@@ -91,8 +89,7 @@ export function executionRoutes(orchestration: OrchestrationService, webhooks: P
       },
       handle: async (ctx) => {
         const waitMs = waitParam(ctx.query);
-        const result = await orchestration.status(accountIdOf(ctx.principal), ctx.params.id!, waitMs, waitMs > 0 ? ctx.signal : undefined);
-        return json(result.status, result.body);
+        return json(200, await orchestration.status(accountIdOf(ctx.principal), ctx.params.id!, waitMs, waitMs > 0 ? ctx.signal : undefined));
       },
     }),
     route({
@@ -116,8 +113,7 @@ export function executionRoutes(orchestration: OrchestrationService, webhooks: P
       access: { kind: 'permission', permission: Permission.EXECUTIONS_CANCEL },
       doc: { summary: 'Cancel a pending or running execution', responses: { 200: Execution }, errors: ['EXECUTION_NOT_FOUND', 'EXECUTION_NOT_CANCELLABLE'] },
       handle: async (ctx) => {
-        const result = await orchestration.cancel(accountIdOf(ctx.principal), ctx.params.id!);
-        return json(result.status, result.body);
+        return json(200, await orchestration.cancel(accountIdOf(ctx.principal), ctx.params.id!));
       },
     }),
     route({

@@ -14,6 +14,7 @@
  */
 import { agentDetails } from './aggregate.js';
 import { RunErrorCode } from '../../domain/errors.js';
+import { isTerminalExecution } from '../../domain/executions.js';
 import type { AgentRunResult, AggregatedResult, ExecutionError, ExecutionMode, ExecutionStatus } from '../../domain/orchestration.js';
 
 const TRANSITIONS: Readonly<Record<ExecutionStatus, readonly ExecutionStatus[]>> = {
@@ -28,13 +29,9 @@ export function canTransition(from: ExecutionStatus, to: ExecutionStatus): boole
   return TRANSITIONS[from].includes(to);
 }
 
-export function isTerminal(status: ExecutionStatus): boolean {
-  return TRANSITIONS[status].length === 0;
-}
-
 /** Cancel is allowed only before a final state (otherwise 409 EXECUTION_NOT_CANCELLABLE). */
 export function isCancellable(status: ExecutionStatus): boolean {
-  return status === 'PENDING' || status === 'RUNNING';
+  return !isTerminalExecution(status);
 }
 
 /** SEQUENTIAL: whether the next step may start after `last` finished. */

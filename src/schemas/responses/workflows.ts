@@ -1,6 +1,7 @@
 /** Responses of the workflow endpoints and the events of a run's stream (spec §2.6, §4.9–4.12, §6.2). */
 import { Type } from '@sinclair/typebox';
 import { AnyJson, JsonObject, Nullable, Timestamp } from './common.js';
+import { TERMINAL_RUN_STATUSES } from '../../domain/workflows.js';
 
 const Failure = Type.Object({ code: Type.String(), message: Type.String() });
 
@@ -120,7 +121,7 @@ export const WorkflowStreamEvents = {
   ),
   error: Type.Object({ code: Type.String(), message: Type.String() }, { title: 'RunErrorEvent', description: 'Why the run failed; a done event follows' }),
   done: Type.Object(
-    { execution_id: Type.String(), status: Type.Union(['completed', 'failed', 'cancelled'].map((s) => Type.Literal(s))), final_answer: Nullable(Type.String()) },
+    { execution_id: Type.String(), status: Type.Union(TERMINAL_RUN_STATUSES.map((s) => Type.Literal(s))), final_answer: Nullable(Type.String()) },
     { title: 'DoneEvent', description: 'The last event; the stream ends after it' },
   ),
 };

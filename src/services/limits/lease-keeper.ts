@@ -7,14 +7,14 @@
  * timer, so a slow store delays nothing else.
  */
 import type { Logger } from '../../support/log.js';
-import type { ConcurrencyLimiter, SlotLeases } from '../../ports/limits.js';
+import type { Concurrency, SlotLeases } from '../../ports/limits.js';
 
 export interface LeaseKeeper extends SlotLeases {
   stop(): void;
 }
 
 export interface LeaseKeeperOptions {
-  readonly limiter: Pick<ConcurrencyLimiter, 'renew'>;
+  readonly concurrency: Pick<Concurrency, 'renew'>;
   readonly renewEveryMs: number;
   readonly logger: Pick<Logger, 'warn'>;
 }
@@ -36,7 +36,7 @@ export function startLeaseKeeper(options: LeaseKeeperOptions): LeaseKeeper {
       }
       await Promise.all(
         [...byAccount].map(([accountId, ids]) =>
-          options.limiter.renew(accountId, ids).then(
+          options.concurrency.renew(accountId, ids).then(
             (lost) => {
               // This worker stalled longer than a lease: the slot may have gone to another holder.
               // Recovery on this worker still sees the owner alive (`holds`); others may not.

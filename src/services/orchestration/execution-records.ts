@@ -16,12 +16,11 @@
  * Bounded (LRU); an evicted entry only costs the next read a round trip.
  */
 import { LRUCache } from 'lru-cache';
-import type { ExecutionRecord, ExecutionStatusName } from '../../domain/executions.js';
+import { isTerminalExecution, type ExecutionRecord } from '../../domain/executions.js';
 import type { Coordination } from '../../ports/coordination.js';
 import type { ExecutionStore } from '../../ports/executions.js';
 import { STATUS_CHANNEL } from './status-watch.js';
 
-const TERMINAL: ReadonlySet<ExecutionStatusName> = new Set(['COMPLETED', 'FAILED', 'CANCELLED']);
 const DEFAULT_MAX_ENTRIES = 50_000;
 
 interface Entry {
@@ -58,14 +57,14 @@ export async function startExecutionRecords(
   });
 
   function keep(record: ExecutionRecord, owned: boolean): void {
-    entries.set(record.id, { record, owned: owned && !TERMINAL.has(record.status) });
+    entries.set(record.id, { record, owned: owned && !isTerminalExecution(record.status) });
   }
 
   /** The entry when it may answer a read: finished, or live and owned here. */
   function servable(id: string): ExecutionRecord | undefined {
     const entry = entries.get(id);
     if (entry === undefined) return undefined;
-    return TERMINAL.has(entry.record.status) || entry.owned ? entry.record : undefined;
+    return isTerminalExecution(entry.record.status) || entry.owned ? entry.record : undefined;
   }
 
   return {
@@ -83,7 +82,7 @@ export async function startExecutionRecords(
           // Keyed by id alone, so the account check is repeated on every hit.
           if (held !== undefined) return held.accountId === accountId ? held : null;
           const record = await store.get(accountId, id);
-          if (record !== null && TERMINAL.has(record.status)) keep(record, false);
+          if (record !== null && isTerminalExecution(record.status)) keep(record, false);
           return record;
         },
         async getById(id) {
@@ -108,7 +107,7 @@ export async function startExecutionRecords(
     },
     released(executionId) {
       const entry = entries.peek(executionId);
-      if (entry !== undefined && !TERMINAL.has(entry.record.status)) entries.delete(executionId);
+      if (entry !== undefined && !isTerminalExecution(entry.record.status)) entries.delete(executionId);
     },
     stop: unsubscribe,
   };

@@ -1,7 +1,7 @@
 /**
- * Recovery of orchestration executions whose owner is gone (DESIGN §9), run by every worker's
- * ConcurrencyQueueActor on a timer. An execution's owner holds its concurrency slot with a lease
- * it renews; a live execution without a live lease has lost its owner:
+ * Recovery of orchestration executions whose owner is gone (DESIGN §9), run on a timer by every
+ * worker's ConcurrencyQueueActor (behind the Concurrency facade). An execution's owner holds its
+ * concurrency slot with a lease it renews; a live execution without a live lease has lost its owner:
  * - RUNNING: its agent calls died with the owner, and agents are not assumed idempotent, so it
  *   is marked FAILED with EXECUTION_INTERRUPTED (a conditional transition: of several workers
  *   scanning at once exactly one wins, and only that one sends the webhook and frees the slot);
@@ -10,12 +10,9 @@
  * Also reports the queue depth (PENDING executions) to metrics.
  */
 import type { ExecutionEvents } from '../../actors/execution-actor.js';
-import type { ConcurrencyQueue } from '../../actors/concurrency-queue-protocol.js';
-import { concurrencyLimitsFor } from '../limits/concurrency.js';
-import { type ConcurrencyLimiter } from '../../ports/limits.js';
+import type { Concurrency } from '../../ports/limits.js';
 import type { Logger } from '../../support/log.js';
 import type { Metrics } from '../../support/metrics/index.js';
-import type { AccountStore } from '../../ports/accounts.js';
 import type { ExecutionRecord } from '../../domain/executions.js';
 import { RunErrorCode } from '../../domain/errors.js';
 import type { ExecutionStore } from '../../ports/executions.js';
@@ -24,9 +21,8 @@ export const EXECUTION_INTERRUPTED = RunErrorCode.EXECUTION_INTERRUPTED;
 
 export interface RecoveryDeps {
   readonly executions: Pick<ExecutionStore, 'listLive' | 'getById' | 'transition'>;
-  readonly accounts: Pick<AccountStore, 'get'>;
-  readonly limiter: Pick<ConcurrencyLimiter, 'state'>;
-  readonly queue: Pick<ConcurrencyQueue, 'acquire' | 'release'>;
+  /** Slots and the queue (the facade this scan runs in). */
+  readonly concurrency: Pick<Concurrency, 'state' | 'limits' | 'acquire' | 'release'>;
   /** Runs a PENDING execution that got a slot on this worker. */
   readonly start: (record: ExecutionRecord) => void;
   readonly events: ExecutionEvents;
@@ -84,7 +80,7 @@ async function recoverOne(deps: RecoveryDeps, id: string): Promise<void> {
   if (deps.runningHere?.(id) === true) return;
   const record = await deps.executions.getById(id);
   if (record === null || (record.status !== 'PENDING' && record.status !== 'RUNNING')) return;
-  const state = await deps.limiter.state(record.accountId, id);
+  const state = await deps.concurrency.state(record.accountId, id);
   if (record.status === 'RUNNING') {
     if (state === 'running') return;
     const now = Date.now();
@@ -100,13 +96,13 @@ async function recoverOne(deps: RecoveryDeps, id: string): Promise<void> {
     // it was), so a receiver never sees `failed` without `started` before it.
     deps.events.replayed?.(record);
     deps.events.transitioned(failed);
-    deps.queue.release(record.accountId, id);
+    deps.concurrency.release(record.accountId, id);
     return;
   }
   if (state === 'running' || state === 'queued') return;
-  const account = await deps.accounts.get(record.accountId);
+  const account = await deps.concurrency.limits(record.accountId);
   if (account === null) return;
-  const acquisition = await deps.queue.acquire(record.accountId, id, concurrencyLimitsFor(account));
+  const acquisition = await deps.concurrency.acquire(record.accountId, id, { limits: account.limits });
   if (acquisition.status === 'started') {
     deps.logger.info({ executionId: id }, 'pending execution had lost its start; starting it here');
     deps.start(record);

@@ -6,25 +6,28 @@
  * the cancel closes it here and gives up its queue place.
  */
 import { createHash } from 'node:crypto';
-import type { ConcurrencyQueue, PromotionStarter } from '../../actors/concurrency-queue-protocol.js';
 import type { ExecutionsMessage } from '../../actors/execution-protocol.js';
 import { ask, dispatch, type Ref } from '../../actors/kit/index.js';
 import type { AgentDirectory } from '../agents/directory.js';
 import type { KeyPrincipal } from '../auth/principal.js';
 import {
   ApiError,
+  ErrorStatus,
   budgetExceeded,
   executionNotCancellable,
   executionNotFound,
   idempotencyInProgress,
   idempotencyKeyReused,
   invalidRequest,
+  internalError,
   noAgentsAvailable,
   queueFull,
+  type ErrorCode,
 } from '../../domain/errors.js';
 import { newId } from '../../domain/ids.js';
 import { concurrencyLimitsFor, queueRetryAfterSeconds } from '../limits/concurrency.js';
 import type { SseSink } from '../../ports/event-sink.js';
+import type { Concurrency, PromotionStarter } from '../../ports/limits.js';
 import type { Admission } from '../limits/admission.js';
 import type { Logger } from '../../support/log.js';
 import type { Metrics } from '../../support/metrics/index.js';
@@ -32,7 +35,7 @@ import { checkUrlSyntax } from '../../domain/url-policy.js';
 import type { OrchestrateBody } from '../../schemas/orchestrate.js';
 import { SELECTION_DEFAULTS } from '../../logic/selection/types.js';
 import type { Coordination } from '../../ports/coordination.js';
-import type { ExecutionRecord, ExecutionStatusName } from '../../domain/executions.js';
+import { isTerminalExecution, type ExecutionRecord, type ExecutionStatusName } from '../../domain/executions.js';
 import type { ExecutionStore } from '../../ports/executions.js';
 import type { IdempotencyStore } from '../../ports/idempotency.js';
 import type { NewestFirstQuery } from '../../ports/list-query.js';
@@ -40,7 +43,7 @@ import { exceedsDepth } from '../../schemas/validation.js';
 import { estimateCost, estimateExceedsBudget, microsToUsd, usdToMicros, type FeeSchedule } from '../../logic/orchestration/cost.js';
 import { dagError, planDag, type DagPlan } from '../../logic/orchestration/dag.js';
 import { estimateDurationMs } from '../../logic/orchestration/duration.js';
-import { isCancellable, isTerminal } from '../../logic/orchestration/outcome.js';
+import { isCancellable } from '../../logic/orchestration/outcome.js';
 import type { StatusWatch } from './status-watch.js';
 import { creationView, statusView } from './views.js';
 import { currentTraceparent } from '../../support/telemetry/index.js';
@@ -60,9 +63,12 @@ const LOCAL_ASK_TIMEOUT_MS = 4_000;
 const MAX_CONTEXT_DEPTH = 10;
 const ALL_EVENTS = ['execution.started', 'execution.completed', 'execution.failed', 'execution.cancelled'] as const;
 
-export interface HttpResult {
-  readonly status: number;
-  readonly body: unknown;
+/** The answer to a submission: the execution accepted (202), with its queue place when it waits for a slot. */
+export type ExecutionCreatedView = ReturnType<typeof creationView>;
+export type ExecutionStatusView = ReturnType<typeof statusView>;
+export interface ExecutionListView {
+  readonly executions: ExecutionStatusView[];
+  readonly nextCursor: string | null;
 }
 
 export interface OrchestrationDeps {
@@ -72,7 +78,7 @@ export interface OrchestrationDeps {
   readonly coordination: Pick<Coordination, 'subscribe' | 'broadcastAndAwait'>;
   readonly supervisor: Ref<ExecutionsMessage>;
   /** Concurrency slots and queue per account (docs/limits.md). */
-  readonly concurrency: Pick<ConcurrencyQueue, 'acquire' | 'release' | 'addStarter'>;
+  readonly concurrency: Pick<Concurrency, 'acquire' | 'release' | 'addStarter'>;
   /** Wakes long polls and event streams when an execution changes; absent: waits run to their end. */
   readonly statusWatch?: Pick<StatusWatch, 'watch'>;
   /** Admission control (src/services/limits/admission.ts); absent: every submission is admitted. */
@@ -87,18 +93,22 @@ export interface OrchestrationDeps {
   readonly onQueued?: (executionId: string) => void;
 }
 
+/**
+ * Answers are the API views (the routes answer 202 for a submission, else 200); failures are
+ * catalogue errors, a refusal replayed for an idempotency key included.
+ */
 export interface OrchestrationService {
-  submit(principal: KeyPrincipal, body: OrchestrateBody, idempotencyKey: string | null): Promise<HttpResult>;
+  submit(principal: KeyPrincipal, body: OrchestrateBody, idempotencyKey: string | null): Promise<ExecutionCreatedView>;
   /**
    * The status read; with `waitMs` > 0 a long poll: answers as soon as the execution is terminal,
    * or with its current status once `waitMs` has passed (or `signal` aborts).
    */
-  status(accountId: string, id: string, waitMs?: number, signal?: AbortSignal): Promise<HttpResult>;
+  status(accountId: string, id: string, waitMs?: number, signal?: AbortSignal): Promise<ExecutionStatusView>;
   /** The execution's status events as SSE (404 as the status read); the stream ends when it is terminal. */
   openEvents(accountId: string, id: string): Promise<(sink: SseSink) => void>;
   /** The account's executions, newest first, as status views (GET /v1/executions). */
-  list(accountId: string, query: NewestFirstQuery<ExecutionStatusName>): Promise<HttpResult>;
-  cancel(accountId: string, id: string): Promise<HttpResult>;
+  list(accountId: string, query: NewestFirstQuery<ExecutionStatusName>): Promise<ExecutionListView>;
+  cancel(accountId: string, id: string): Promise<ExecutionStatusView>;
   stop(): Promise<void>;
 }
 
@@ -118,13 +128,13 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
   // Queued executions promoted into a slot on this worker start here.
   deps.concurrency.addStarter(executionStarter(deps));
 
-  async function create(principal: KeyPrincipal, body: OrchestrateBody, idempotencyKey: string | null): Promise<HttpResult> {
+  async function create(principal: KeyPrincipal, body: OrchestrateBody, idempotencyKey: string | null): Promise<ExecutionCreatedView> {
     const record = await plan(deps, principal, body);
     const accountId = record.accountId;
     const limits = concurrencyLimitsFor(principal.account);
     // The place is taken before anything is recorded, atomically, so a refused request leaves
     // nothing behind and two racing submits cannot both take the last place.
-    const place = await deps.concurrency.acquire(accountId, record.id, limits);
+    const place = await deps.concurrency.acquire(accountId, record.id, { limits, onRequest: true });
     if (place.status === 'full') {
       deps.metrics?.queueRejected(principal.account.tier);
       throw queueFull(limits.concurrent, limits.queueSize, queueRetryAfterSeconds(record.estimatedDurationMs, limits.concurrent));
@@ -140,18 +150,18 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
       // The key's first request recorded an execution (its worker died before answering, or is
       // slower than the claim): nothing new was recorded, and the answer is that execution.
       deps.concurrency.release(accountId, record.id);
-      return { status: 202, body: creationView(existing, deps.publicUrl) };
+      return creationView(existing, deps.publicUrl);
     }
     const view = creationView(record, deps.publicUrl);
     if (place.status === 'started') {
       deps.admission?.started(record.id);
       dispatch(deps.supervisor, { type: 'executions.start', record, traceparent: currentTraceparent() });
-      return { status: 202, body: view };
+      return view;
     }
     // It starts wherever a slot frees (maybe another worker): its reads go to the store.
     deps.onQueued?.(record.id);
     const message = `${view.message}; queued at position ${place.position}: the account runs at most ${limits.concurrent} executions at once, and this one starts when a slot frees`;
-    return { status: 202, body: { ...view, message } };
+    return { ...view, message };
   }
 
   return {
@@ -170,7 +180,7 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
           () => create(principal, body, idempotencyKey),
           async () => {
             const existing = await deps.executions.getByIdempotencyKey(accountId, idempotencyKey);
-            return existing === null ? null : { status: 202, body: creationView(existing, deps.publicUrl) };
+            return existing === null ? null : creationView(existing, deps.publicUrl);
           },
         );
       } finally {
@@ -182,24 +192,24 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
       if (waitMs <= 0 || deps.statusWatch === undefined) {
         const record = await deps.executions.get(accountId, id);
         if (record === null) throw executionNotFound(id);
-        return { status: 200, body: statusView(record) };
+        return statusView(record);
       }
       // Watch before reading, so a transition between the read and the wait is not missed.
       let wake: () => void = () => undefined;
       const woken = new Promise<void>((resolve) => (wake = resolve));
       const unwatch = deps.statusWatch.watch(id, (status) => {
-        if (status === null || isTerminal(status)) wake();
+        if (status === null || isTerminalExecution(status)) wake();
       });
       const timer = setTimeout(wake, waitMs);
       signal?.addEventListener('abort', wake, { once: true });
       try {
         const record = await deps.executions.get(accountId, id);
         if (record === null) throw executionNotFound(id);
-        if (isTerminal(record.status)) return { status: 200, body: statusView(record) };
+        if (isTerminalExecution(record.status)) return statusView(record);
         await woken;
         const after = await deps.executions.get(accountId, id);
         if (after === null) throw executionNotFound(id);
-        return { status: 200, body: statusView(after) };
+        return statusView(after);
       } finally {
         clearTimeout(timer);
         unwatch();
@@ -216,7 +226,7 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
 
     async list(accountId, query) {
       const page = await deps.executions.listByAccount(accountId, query);
-      return { status: 200, body: { executions: page.items.map(statusView), nextCursor: page.nextCursor } };
+      return { executions: page.items.map(statusView), nextCursor: page.nextCursor };
     },
 
     async cancel(accountId, id) {
@@ -238,7 +248,7 @@ export async function startOrchestration(deps: OrchestrationDeps): Promise<Orche
       }
       if (after === null) throw executionNotFound(id);
       if (after.status !== 'CANCELLED') throw executionNotCancellable(id, after.status);
-      return { status: 200, body: statusView(after) };
+      return statusView(after);
     },
 
     stop: unsubscribe,
@@ -274,7 +284,7 @@ function streamStatus(
       last = record.status;
       sink.send({ event: eventName(record.status), data });
     }
-    if (isTerminal(record.status)) sink.end();
+    if (isTerminalExecution(record.status)) sink.end();
   };
   // One read at a time; a change during a read triggers one more read after it.
   const refresh = (): void => {
@@ -301,9 +311,9 @@ function streamStatus(
       },
     );
   };
-  if (watch === undefined || isTerminal(opened.status)) {
+  if (watch === undefined || isTerminalExecution(opened.status)) {
     send(opened);
-    if (!isTerminal(opened.status)) sink.end();
+    if (!isTerminalExecution(opened.status)) sink.end();
     return;
   }
   const unwatch = watch.watch(opened.id, (status) => (status === null ? sink.end() : refresh()));
@@ -455,6 +465,22 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** The status a submission's answer is stored with (the route answers it with the same). */
+const ACCEPTED = 202;
+
+/**
+ * The answer stored for an idempotency key: the accepted execution's view, or the refusal it
+ * got, thrown again as the catalogue error it was (the pipeline answers it with the same status
+ * and body). A code this version's catalogue lacks (stored by another version) cannot be
+ * answered as it was: it becomes an internal error.
+ */
+function storedAnswer(status: number, body: unknown): ExecutionCreatedView {
+  if (status === ACCEPTED) return body as ExecutionCreatedView;
+  const { error: code, message, ...extra } = body as { error: ErrorCode; message: string };
+  if (!Object.hasOwn(ErrorStatus, code) || ErrorStatus[code] !== status) throw internalError();
+  throw new ApiError(code, message, extra);
+}
+
 /**
  * Runs `work` once per (account, key) within 24 h: a retry gets the stored answer (errors a retry
  * cannot fix included), another body is refused. While the first request is unanswered a
@@ -466,15 +492,15 @@ async function idempotent(
   accountId: string,
   key: string,
   body: unknown,
-  work: () => Promise<HttpResult>,
-  recorded: () => Promise<HttpResult | null>,
-): Promise<HttpResult> {
+  work: () => Promise<ExecutionCreatedView>,
+  recorded: () => Promise<ExecutionCreatedView | null>,
+): Promise<ExecutionCreatedView> {
   const hash = requestHash(body);
   const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
   for (;;) {
     const claim = await store.claim(accountId, key, hash, IDEMPOTENCY_CLAIM_MS);
     if (claim.kind === 'mismatch') throw idempotencyKeyReused(key);
-    if (claim.kind === 'done') return { status: claim.status, body: claim.body };
+    if (claim.kind === 'done') return storedAnswer(claim.status, claim.body);
     if (claim.kind === 'claimed') break;
     const answer = await recorded();
     if (answer !== null) return answer;
@@ -483,7 +509,7 @@ async function idempotent(
   }
   try {
     const result = await work();
-    await store.complete(accountId, key, result.status, result.body, IDEMPOTENCY_TTL_MS);
+    await store.complete(accountId, key, ACCEPTED, result, IDEMPOTENCY_TTL_MS);
     return result;
   } catch (error) {
     // A full queue (429) is worth retrying with the same key: it is not the request's answer.

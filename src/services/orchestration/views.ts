@@ -1,5 +1,5 @@
 /** What clients see of an execution (spec §2.3): USD amounts, ISO times, absolute statusUrl. */
-import type { ExecutionProgress, ExecutionRecord } from '../../domain/executions.js';
+import { isTerminalExecution, type ExecutionProgress, type ExecutionRecord } from '../../domain/executions.js';
 import { microsToUsd } from '../../logic/orchestration/cost.js';
 
 const QUERY_PREVIEW_CHARS = 500;
@@ -24,7 +24,7 @@ export function creationView(record: ExecutionRecord, publicUrl: string) {
 }
 
 export function statusView(record: ExecutionRecord) {
-  const terminal = record.status === 'COMPLETED' || record.status === 'FAILED' || record.status === 'CANCELLED';
+  const terminal = isTerminalExecution(record.status);
   const query = record.query.length > QUERY_PREVIEW_CHARS ? `${record.query.slice(0, QUERY_PREVIEW_CHARS)}…` : record.query;
   return {
     id: record.id,

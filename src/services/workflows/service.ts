@@ -4,13 +4,12 @@
  * WorkflowRunsSupervisor under a lease in the store; decisions and cancels may arrive at any
  * worker: they are recorded in the store first (conditionally) and then broadcast to the owner.
  * A run whose owner is gone is taken over from its checkpoint once its lease lapses.
- * Runs count against the account's concurrent executions (src/services/workflows/slots.ts): a run is
+ * Runs count against the account's concurrent executions (the Concurrency facade): a run is
  * started with a slot, or recorded with a queue place and started when the queue promotes it
  * (on any worker: the promotion is broadcast to the run's owner), or refused with QUEUE_FULL.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { ConcurrencyQueue, PromotionStarter } from '../../actors/concurrency-queue-protocol.js';
 import type { DecisionApplied, NotHere, RunCancelReply, SlotDelivered, WorkflowRunsMessage } from '../../actors/workflow-run-protocol.js';
 import { closeRun } from '../../actors/workflow-run-actor.js';
 import { ask, dispatch, stop, type Ref } from '../../actors/kit/index.js';
@@ -31,7 +30,7 @@ import { queueRetryAfterSeconds } from '../limits/concurrency.js';
 import type { Logger } from '../../support/log.js';
 import type { Metrics } from '../../support/metrics/index.js';
 import type { WorkflowBody, WorkflowReplaceBody, RunWorkflowBody } from '../../schemas/workflows.js';
-import type { ApprovalRecord, ApprovalStatus, WorkflowDefinition, WorkflowRunRecord, WorkflowRunStatus } from '../../domain/workflows.js';
+import { isTerminalRun, type ApprovalRecord, type ApprovalStatus, type WorkflowDefinition, type WorkflowRunRecord, type WorkflowRunStatus } from '../../domain/workflows.js';
 import type { ApprovalStore } from '../../ports/approvals.js';
 import type { Coordination } from '../../ports/coordination.js';
 import type { NewestFirstQuery } from '../../ports/list-query.js';
@@ -41,7 +40,7 @@ import { exceedsDepth } from '../../schemas/validation.js';
 import { checkDefinition, workflowView, type WorkflowScope, type WorkflowView } from './definition.js';
 import { createRunEmitter, streamOf, WorkflowEvent } from '../../logic/workflow-events.js';
 import { estimatedRunMs } from './slots.js';
-import { type RunSlots } from '../../ports/limits.js';
+import type { Concurrency, PromotionStarter } from '../../ports/limits.js';
 import { currentTraceparent } from '../../support/telemetry/index.js';
 import { renewEveryMs } from '../limits/concurrency.js';
 
@@ -66,9 +65,8 @@ export interface WorkflowsDeps {
   readonly directory: Pick<AgentDirectory, 'visible'>;
   readonly supervisor: Ref<WorkflowRunsMessage>;
   readonly metrics: Pick<Metrics, 'sseOpened' | 'sseClosed' | 'sseEventsSent'> & Partial<Pick<Metrics, 'queueRejected'>>;
-  /** Concurrency slots of runs (docs/limits.md), and the queue to register the runs' starter with. */
-  readonly slots: RunSlots;
-  readonly concurrency: Pick<ConcurrencyQueue, 'addStarter'>;
+  /** Concurrency slots and queue (docs/limits.md): runs share their account's with orchestrations. */
+  readonly concurrency: Pick<Concurrency, 'acquire' | 'release' | 'state' | 'limits' | 'addStarter'>;
   readonly logger: Logger;
   readonly allowPrivateUrls: boolean;
   /** Definitions from BATON_WORKFLOWS_DIR: global, read-only, shadowed by stored ones. */
@@ -153,8 +151,6 @@ function approvalView(a: ApprovalRecord) {
 }
 
 export type ApprovalView = ReturnType<typeof approvalView>;
-
-const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsService> {
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
@@ -328,10 +324,10 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
         createdAt: new Date().toISOString(),
         completedAt: null,
       };
-      const account = await deps.slots.limits(accountId);
+      const account = await deps.concurrency.limits(accountId, { onRequest: true });
       const limits = account?.limits ?? null;
       // The place is taken before anything is recorded, atomically, so a refused run leaves nothing behind.
-      const place = await deps.slots.acquire(accountId, record.id, limits ?? undefined);
+      const place = await deps.concurrency.acquire(accountId, record.id, { ...(limits === null ? {} : { limits }), onRequest: true });
       if (place.status === 'full' && limits !== null) {
         deps.metrics.queueRejected?.(account?.tier ?? 'unknown');
         throw queueFull(limits.concurrent, limits.queueSize, queueRetryAfterSeconds(estimatedRunMs(workflow.steps.length), limits.concurrent));
@@ -343,7 +339,7 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
       try {
         await deps.runs.insert(record, owner, leaseMs);
       } catch (error) {
-        deps.slots.release(accountId, record.id);
+        deps.concurrency.release(accountId, record.id);
         if (queued) void cancelLocal(record.id);
         throw error;
       }
@@ -363,7 +359,7 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
     async status(accountId, id) {
       const record = await deps.runs.get(accountId, id);
       if (record === null) throw executionNotFound(id);
-      const queued = record.status === 'running' && (await deps.slots.state(accountId, id)) === 'queued';
+      const queued = record.status === 'running' && (await deps.concurrency.state(accountId, id)) === 'queued';
       return statusView(record, queued);
     },
 
@@ -379,7 +375,7 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
         const emitter = createRunEmitter(deps.coordination, id, after.checkpoint?.lastSeq ?? 0, deps.logger);
         const closed = await closeRun(deps, emitter, id, 'cancelled', null, Date.now());
         // Its queue place (or an orphan's slot) goes to the next execution.
-        if (closed !== null) deps.slots.release(accountId, id);
+        if (closed !== null) deps.concurrency.release(accountId, id);
         after = closed ?? (await deps.runs.get(accountId, id));
       }
       if (after === null) throw executionNotFound(id);
@@ -405,7 +401,7 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
     async listRuns(accountId, query) {
       const page = await deps.runs.listByAccount(accountId, query);
       const runs = await Promise.all(
-        page.items.map(async (record) => statusView(record, record.status === 'running' && (await deps.slots.state(accountId, record.id)) === 'queued')),
+        page.items.map(async (record) => statusView(record, record.status === 'running' && (await deps.concurrency.state(accountId, record.id)) === 'queued')),
       );
       return { runs, nextCursor: page.nextCursor };
     },
@@ -420,7 +416,7 @@ export async function startWorkflows(deps: WorkflowsDeps): Promise<WorkflowsServ
       if (record === null) throw executionNotFound(id);
       const trimmed = lastEventId.trim();
       const after = /^\d{1,15}$/.test(trimmed) ? Number(trimmed) : 0;
-      const terminalAtOpen = TERMINAL.has(record.status);
+      const terminalAtOpen = isTerminalRun(record.status);
       return (sink) => feed(sink, record, after, terminalAtOpen);
     },
 

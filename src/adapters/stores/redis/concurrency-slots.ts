@@ -5,9 +5,8 @@
  * (synchronous, hence atomic in one process). Kept beside the adapters rather than in them so
  * the two implementations can be read side by side.
  */
-import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
-import { asset } from '../../../support/paths.js';
+import { readScript } from './scripts.js';
 import type { ConcurrencyLimits, SlotAcquisition, SlotState } from '../../../domain/limits.js';
 import type { RedisKeys } from './keys.js';
 
@@ -47,9 +46,7 @@ export function assertConcurrencyLimits(limits: ConcurrencyLimits): void {
 const STATES: readonly SlotState[] = ['none', 'running', 'expired', 'queued'];
 
 export function redisSlots(redis: Redis, k: RedisKeys): RedisSlots {
-  sources ??= new Map(
-    (Object.keys(SCRIPTS) as Array<keyof typeof SCRIPTS>).map((command) => [command, readFileSync(asset('src/adapters/stores/redis/lua', `${SCRIPTS[command]}.lua`), 'utf8')]),
-  );
+  sources ??= new Map((Object.keys(SCRIPTS) as Array<keyof typeof SCRIPTS>).map((command) => [command, readScript(SCRIPTS[command])]));
   for (const [command, lua] of sources) {
     const file = SCRIPTS[command];
     redis.defineCommand(command, { numberOfKeys: Number(file.slice(file.lastIndexOf('-') + 1)), lua });

@@ -1,6 +1,8 @@
 /**
  * Lua scripts from `lua/<name>-<numKeys>.lua`, read once and registered with ioredis'
  * defineCommand (EVALSHA, falling back to EVAL when the server has not cached the script).
+ * A script cannot import another, so code two scripts share lives in `lua/includes/<name>.lua`
+ * and is inlined where a script has the line `--- @include "<name>"` (as BullMQ does).
  */
 import { readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
@@ -41,13 +43,27 @@ const COMMAND_NAMES: Record<ScriptFile, keyof ScriptCommands> = {
   'event-append-2': 'batonEventAppend',
 };
 
+const LUA_DIR = 'src/adapters/stores/redis/lua';
+const INCLUDE = /^--- @include "([a-z0-9-]+)"[ \t]*$/gm;
+
+/** The source of `lua/<file>.lua` with its includes inlined (each at most once per script). */
+export function readScript(file: string): string {
+  return inline(readFileSync(asset(LUA_DIR, `${file}.lua`), 'utf8'), new Set());
+}
+
+function inline(source: string, included: Set<string>): string {
+  return source.replace(INCLUDE, (_line, name: string) => {
+    if (included.has(name)) return '';
+    included.add(name);
+    return inline(readFileSync(asset(LUA_DIR, 'includes', `${name}.lua`), 'utf8'), included).trimEnd();
+  });
+}
+
 let sources: Map<ScriptFile, string> | null = null;
 
 function loadSources(): Map<ScriptFile, string> {
   if (sources === null) {
-    sources = new Map(
-      SCRIPT_NAMES.map((name) => [name, readFileSync(asset('src/adapters/stores/redis/lua', `${name}.lua`), 'utf8')]),
-    );
+    sources = new Map(SCRIPT_NAMES.map((name) => [name, readScript(name)]));
   }
   return sources;
 }

@@ -17,6 +17,8 @@
   Returns: { status, position, promoted... } with status 1 started, 2 queued (position from 1),
   3 full (nothing changed for the holder); then the ids promoted into slots by the reclaim.
 ]]
+--- @include "reclaim-and-promote"
+
 local id = ARGV[1]
 local concurrent = tonumber(ARGV[2])
 local queueSize = tonumber(ARGV[3])
@@ -24,19 +26,10 @@ local leaseEnd = tonumber(ARGV[5]) + tonumber(ARGV[4])
 local now = tonumber(ARGV[5])
 
 redis.call('HSET', KEYS[3], 'concurrent', concurrent)
--- A lease ending exactly now counts as ended, as in the in-process adapter.
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 
+-- The promoted ids follow status and position in the reply.
 local result = { 0, 0 }
-local running = redis.call('ZCARD', KEYS[1])
-while running < concurrent do
-  local head = redis.call('ZRANGE', KEYS[2], 0, 0)
-  if #head == 0 then break end
-  redis.call('ZREM', KEYS[2], head[1])
-  redis.call('ZADD', KEYS[1], leaseEnd, head[1])
-  running = running + 1
-  table.insert(result, head[1])
-end
+local running = reclaimAndPromote(KEYS[1], KEYS[2], concurrent, now, leaseEnd, result)
 
 if redis.call('ZSCORE', KEYS[1], id) then
   redis.call('ZADD', KEYS[1], leaseEnd, id)

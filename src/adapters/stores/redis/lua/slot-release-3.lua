@@ -13,26 +13,19 @@
 
   Returns: the ids promoted into slots (the caller starts them), oldest first.
 ]]
+--- @include "reclaim-and-promote"
+
 local id = ARGV[1]
 local now = tonumber(ARGV[3])
 local leaseEnd = now + tonumber(ARGV[2])
 
 redis.call('ZREM', KEYS[1], id)
 redis.call('ZREM', KEYS[2], id)
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 
 -- The limit of the account's latest acquire; without one nothing was ever queued.
 local concurrent = tonumber(redis.call('HGET', KEYS[3], 'concurrent') or '0')
 local promoted = {}
-local running = redis.call('ZCARD', KEYS[1])
-while running < concurrent do
-  local head = redis.call('ZRANGE', KEYS[2], 0, 0)
-  if #head == 0 then break end
-  redis.call('ZREM', KEYS[2], head[1])
-  redis.call('ZADD', KEYS[1], leaseEnd, head[1])
-  running = running + 1
-  table.insert(promoted, head[1])
-end
+local running = reclaimAndPromote(KEYS[1], KEYS[2], concurrent, now, leaseEnd, promoted)
 
 if running == 0 and redis.call('ZCARD', KEYS[2]) == 0 then
   -- Nothing held or waiting: drop the keys rather than keep an idle account's state around.
